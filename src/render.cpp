@@ -1,0 +1,175 @@
+#include <string>
+
+#include "json_writer.hpp"
+#include "qualifier.hpp"
+#include "qualify.hpp"
+
+namespace lq {
+
+const char* reason_code_name(reason_code code) {
+  switch (code) {
+    case reason_code::not_redeemable:
+      return "NOT_REDEEMABLE";
+    case reason_code::not_owned:
+      return "NOT_OWNED";
+    case reason_code::other_merchant:
+      return "OTHER_MERCHANT";
+    case reason_code::expired:
+      return "EXPIRED";
+    case reason_code::not_started:
+      return "NOT_STARTED";
+    case reason_code::venue_mismatch:
+      return "VENUE_MISMATCH";
+    case reason_code::location_required:
+      return "LOCATION_REQUIRED";
+    case reason_code::location_mismatch:
+      return "LOCATION_MISMATCH";
+    case reason_code::outside_time_window:
+      return "OUTSIDE_TIME_WINDOW";
+    case reason_code::handoff_required:
+      return "HANDOFF_REQUIRED";
+    case reason_code::handoff_mismatch:
+      return "HANDOFF_MISMATCH";
+    case reason_code::subtotal_required:
+      return "SUBTOTAL_REQUIRED";
+    case reason_code::below_minimum:
+      return "BELOW_MINIMUM";
+    case reason_code::no_matching_item:
+      return "NO_MATCHING_ITEM";
+    case reason_code::item_price_missing:
+      return "ITEM_PRICE_MISSING";
+    case reason_code::zero_discount:
+      return "ZERO_DISCOUNT";
+    case reason_code::insufficient_points:
+      return "INSUFFICIENT_POINTS";
+    case reason_code::empty_basket:
+      return "EMPTY_BASKET";
+    case reason_code::unsupported_type:
+      return "UNSUPPORTED_TYPE";
+  }
+  return "UNKNOWN";
+}
+
+namespace {
+
+std::string reason_message(const reason& why) {
+  switch (why.code) {
+    case reason_code::not_redeemable:
+      return "The reward is not in the redeemable state.";
+    case reason_code::not_owned:
+      return "The reward belongs to another user.";
+    case reason_code::other_merchant:
+      return "The reward was issued by another merchant.";
+    case reason_code::expired:
+      return "The reward has expired.";
+    case reason_code::not_started:
+      return "The reward cannot be used yet.";
+    case reason_code::venue_mismatch:
+      return "Not redeemable at this venue (in store / online).";
+    case reason_code::location_required:
+      return "Only at some locations: choose a location.";
+    case reason_code::location_mismatch:
+      return "Not redeemable at this location.";
+    case reason_code::outside_time_window:
+      return "Not available at this time of day.";
+    case reason_code::handoff_required:
+      return "Only for one handoff mode: choose a handoff.";
+    case reason_code::handoff_mismatch:
+      return "Not available for this handoff mode.";
+    case reason_code::subtotal_required:
+      return "Needs a basket subtotal to check its minimum.";
+    case reason_code::below_minimum:
+      return "Spend $" + format_cents(why.remaining_cents.value_or(0)) + " more to unlock.";
+    case reason_code::no_matching_item:
+      return "No matching item in the basket.";
+    case reason_code::item_price_missing:
+      return "A matching item has no price.";
+    case reason_code::zero_discount:
+      return "It would give no discount on this basket.";
+    case reason_code::insufficient_points:
+      return std::to_string(why.points_needed.value_or(0)) + " more points needed.";
+    case reason_code::empty_basket:
+      return "The basket is empty.";
+    case reason_code::unsupported_type:
+      return "This kind of offer is not supported.";
+  }
+  return "";
+}
+
+void append_entities(std::string& out, const std::vector<offer>& offers,
+                     const std::vector<uint32_t>* indices) {
+  out += '[';
+  const size_t count = indices ? indices->size() : offers.size();
+  for (size_t i = 0; i < count; ++i) {
+    if (i) out += ',';
+    out += offers[indices ? (*indices)[i] : i].entity_json;
+  }
+  out += ']';
+}
+
+}  // namespace
+
+std::string render_qualify(const snapshot& snap, const qualify_result& result) {
+  std::string out = "{\"rewards\":";
+  append_entities(out, snap.rewards, &result.rewards);
+  out += ",\"points_products\":";
+  append_entities(out, snap.points_products, &result.points_products);
+  out += '}';
+  return out;
+}
+
+std::string render_entities(const snapshot& snap) {
+  std::string out = "{\"rewards\":";
+  append_entities(out, snap.rewards, nullptr);
+  out += ",\"points_products\":";
+  append_entities(out, snap.points_products, nullptr);
+  out += '}';
+  return out;
+}
+
+std::string render_explain(const snapshot& snap, const explain_result& result) {
+  std::string out = "{\"entries\":[";
+  for (size_t i = 0; i < result.entries.size(); ++i) {
+    const explanation& entry = result.entries[i];
+    const bool reward = entry.kind == offer_kind::reward;
+    const offer& item = reward ? snap.rewards[entry.index] : snap.points_products[entry.index];
+    if (i) out += ',';
+    out += "{\"id\":";
+    append_json_string(out, item.id);
+    out += reward ? ",\"kind\":\"reward\"" : ",\"kind\":\"points_product\"";
+    out += entry.qualifies ? ",\"qualifies\":true" : ",\"qualifies\":false";
+    out += ",\"discount\":\"" + format_cents(entry.discount_cents) + "\",\"reasons\":[";
+    for (size_t r = 0; r < entry.reasons.size(); ++r) {
+      const reason& why = entry.reasons[r];
+      if (r) out += ',';
+      out += "{\"code\":\"";
+      out += reason_code_name(why.code);
+      out += "\",\"message\":";
+      append_json_string(out, reason_message(why));
+      if (why.remaining_cents)
+        out += ",\"remaining\":\"" + format_cents(*why.remaining_cents) + "\"";
+      if (why.points_needed) out += ",\"points_needed\":" + std::to_string(*why.points_needed);
+      out += '}';
+    }
+    out += "]}";
+  }
+  out += "],\"best\":";
+  if (result.best) {
+    const explanation& best = result.entries[*result.best];
+    append_json_string(out, best.kind == offer_kind::reward ? snap.rewards[best.index].id
+                                                            : snap.points_products[best.index].id);
+  } else {
+    out += "null";
+  }
+  out += '}';
+  return out;
+}
+
+std::string render_error(const error& e) {
+  std::string out = "{\"code\":" + std::to_string(e.code) + ",\"message\":";
+  append_json_string(out, e.message);
+  out += '}';
+  return out;
+}
+
+}  // namespace lq

@@ -1,0 +1,249 @@
+#include "request.hpp"
+
+#include "json_fields.hpp"
+#include "json_reader.hpp"
+
+namespace lq {
+
+namespace {
+
+constexpr int64_t kMaxQuantity = 1000000000;
+constexpr const char* kVenueMessage = "redemption_venue must be one of: instore, online";
+constexpr const char* kDecimalRule =
+    " must be a non-negative decimal (a JSON number or numeric string, at most 18 decimal "
+    "places, below 10^15)";
+
+std::string indexed(const std::string& base, int64_t index) {
+  return base + "[" + std::to_string(index) + "]";
+}
+
+class request_parser {
+ public:
+  explicit request_parser(std::string_view json) : reader_(json) {}
+
+  result<basket_request> run() {
+    basket_request request;
+    const json_type type = reader_.peek();
+    if (type == json_type::invalid || (type != json_type::object && !reader_.skip_value())) {
+      reader_.skip_value();  // records where the text stops being JSON
+      return syntax_error();
+    }
+    if (type != json_type::object) {
+      return reader_.at_end() ? error{400, "request body must be a JSON object"} : syntax_error();
+    }
+    reader_.begin_object();
+    std::string_view key;
+    while (reader_.next_member(key)) {
+      if (!read_member(key, request)) return take_error();
+    }
+    if (reader_.failed() || !reader_.at_end()) return syntax_error();
+    if (!total_in_range(request.items)) {
+      return error{400, "items: the basket total is out of range (at most 10^15)"};
+    }
+    return request;
+  }
+
+ private:
+  bool read_member(std::string_view key, basket_request& request) {
+    if (key == "redemption_venue") {
+      std::string venue_name;
+      if (reader_.peek() != json_type::string || !reader_.read_string(venue_name)) {
+        return reject(kVenueMessage);
+      }
+      if (venue_name == "instore") {
+        request.redemption_venue = venue::instore;
+      } else if (venue_name == "online") {
+        request.redemption_venue = venue::online;
+      } else {
+        return reject(kVenueMessage);
+      }
+    } else if (key == "order_timestamp") {
+      std::string text;
+      const field_status status = read_string_field(reader_, text);
+      if (status == field_status::wrong) {
+        return reject("order_timestamp must be an RFC 3339 timestamp such as 2026-03-02T09:00:00Z");
+      }
+      if (status == field_status::ok) {
+        request.order_timestamp = parse_rfc3339(text);
+        if (!request.order_timestamp) {
+          return reject(
+              "order_timestamp must be an RFC 3339 timestamp such as 2026-03-02T09:00:00Z");
+        }
+      } else {
+        request.order_timestamp.reset();
+      }
+    } else if (key == "location_uid" || key == "handoff") {
+      std::optional<std::string>& target =
+          key == "handoff" ? request.handoff : request.location_uid;
+      const std::string name(key);
+      std::string text;
+      const field_status status = read_string_field(reader_, text);
+      if (status == field_status::wrong) return reject(name + " must be a string");
+      if (status == field_status::ok) {
+        target = std::move(text);
+      } else {
+        target.reset();
+      }
+    } else if (key == "subtotal") {
+      decimal value;
+      const field_status status = read_decimal_field(reader_, value);
+      if (status == field_status::wrong || value.is_negative()) {
+        return reject(std::string("subtotal") + kDecimalRule);
+      }
+      if (status == field_status::ok) {
+        request.subtotal = value;
+      } else {
+        request.subtotal.reset();
+      }
+    } else if (key == "items") {
+      return read_items(request.items);
+    } else {
+      return reader_.skip_value();
+    }
+    return true;
+  }
+
+  bool read_items(std::vector<basket_item>& items) {
+    items.clear();
+    const json_type type = reader_.peek();
+    if (type == json_type::null) return reader_.read_null();
+    if (type != json_type::array) return reject("items must be an array");
+    reader_.begin_array();
+    int64_t index = 0;
+    while (reader_.next_element()) {
+      items.emplace_back();
+      if (!read_item(indexed("items", index), items.back())) return false;
+      ++index;
+    }
+    return !reader_.failed();
+  }
+
+  bool read_item(const std::string& path, basket_item& item) {
+    if (reader_.peek() != json_type::object) return reject(path + " must be an object");
+    reader_.begin_object();
+    std::string_view key;
+    while (reader_.next_member(key)) {
+      if (key == "id" || key == "name") {
+        std::string text;
+        const std::string name(key);
+        if (read_string_field(reader_, text) == field_status::wrong) {
+          return reject(path + "." + name + " must be a string");
+        }
+        if (name == "id") item.id = std::move(text);
+      } else if (key == "price") {
+        if (!read_price(path + ".price", item.price)) return false;
+      } else if (key == "quantity") {
+        int64_t quantity = 0;
+        const field_status status = read_integer_field(reader_, quantity, false);
+        if (status == field_status::wrong ||
+            (status == field_status::ok && (quantity < 1 || quantity > kMaxQuantity))) {
+          return reject(path + ".quantity must be a positive integer (1 to 1000000000)");
+        }
+        item.quantity = status == field_status::ok ? quantity : 1;
+      } else if (key == "categories") {
+        int64_t bad = -1;
+        if (read_string_array_field(reader_, item.categories, bad) == field_status::wrong) {
+          return reject(bad < 0 ? path + ".categories must be an array of strings"
+                                : indexed(path + ".categories", bad) + " must be a string");
+        }
+      } else if (key == "modifiers") {
+        if (!read_modifiers(path + ".modifiers", item.modifiers)) return false;
+      } else if (!reader_.skip_value()) {
+        return false;
+      }
+    }
+    return !reader_.failed();
+  }
+
+  bool read_modifiers(const std::string& path, std::vector<basket_modifier>& modifiers) {
+    modifiers.clear();
+    const json_type type = reader_.peek();
+    if (type == json_type::null) return reader_.read_null();
+    if (type != json_type::array) return reject(path + " must be an array");
+    reader_.begin_array();
+    int64_t index = 0;
+    while (reader_.next_element()) {
+      const std::string at = indexed(path, index++);
+      if (reader_.peek() != json_type::object) return reject(at + " must be an object");
+      modifiers.emplace_back();
+      basket_modifier& modifier = modifiers.back();
+      reader_.begin_object();
+      std::string_view key;
+      while (reader_.next_member(key)) {
+        if (key == "id" || key == "name") {
+          std::string text;
+          const std::string name(key);
+          if (read_string_field(reader_, text) == field_status::wrong) {
+            return reject(at + "." + name + " must be a string");
+          }
+          if (name == "id") modifier.id = std::move(text);
+        } else if (key == "price") {
+          if (!read_price(at + ".price", modifier.price)) return false;
+        } else if (key == "item_base_price") {
+          std::optional<decimal> ignored;
+          if (!read_price(at + ".item_base_price", ignored)) return false;
+        } else if (!reader_.skip_value()) {
+          return false;
+        }
+      }
+      if (reader_.failed()) return false;
+    }
+    return !reader_.failed();
+  }
+
+  bool read_price(const std::string& path, std::optional<decimal>& out) {
+    decimal value;
+    const field_status status = read_decimal_field(reader_, value);
+    if (status == field_status::wrong || value.is_negative()) return reject(path + kDecimalRule);
+    if (status == field_status::ok) {
+      out = value;
+    } else {
+      out.reset();
+    }
+    return true;
+  }
+
+  // Every sum the engine forms is part of this total, so bounding it keeps the arithmetic exact.
+  static bool total_in_range(const std::vector<basket_item>& items) {
+    const decimal limit = decimal::from_integer(1000000000000000);
+    decimal total;
+    for (const basket_item& item : items) {
+      std::optional<decimal> full = item.price.value_or(decimal());
+      for (const basket_modifier& modifier : item.modifiers) {
+        full = decimal::add(*full, modifier.price.value_or(decimal()));
+        if (!full) return false;
+      }
+      const auto line = decimal::multiply(*full, item.quantity);
+      const auto sum = line ? decimal::add(total, *line) : std::nullopt;
+      if (!sum || *sum >= limit) return false;
+      total = *sum;
+    }
+    return true;
+  }
+
+  bool reject(std::string message) {
+    if (!error_) error_ = error{400, std::move(message)};
+    return false;
+  }
+
+  error take_error() {
+    // A syntax error that stopped a field read outranks the field's own complaint.
+    if (reader_.failed()) return syntax_error();
+    return error_ ? *error_ : error{400, "request body is not valid"};
+  }
+
+  error syntax_error() const {
+    return error{400, "request body is not valid JSON: " + reader_.error_message()};
+  }
+
+  json_reader reader_;
+  std::optional<error> error_;
+};
+
+}  // namespace
+
+result<basket_request> parse_request(std::string_view json) {
+  return request_parser(json).run();
+}
+
+}  // namespace lq
