@@ -31,11 +31,13 @@ void add_units(match_summary& s, decimal unit_price, decimal full_price, int64_t
   s.price_missing = s.price_missing || price_missing;
 }
 
-void add_modifier(match_summary& s, const basket_modifier& modifier) {
-  const decimal price = modifier.price.value_or(decimal());
+// API spec 2.1: without the item's price, a modifier discount on it resolves to 0.
+void add_modifier(match_summary& s, const basket_modifier& modifier, bool item_priced) {
+  const bool priced = item_priced && modifier.price;
+  const decimal price = priced ? *modifier.price : decimal();
   s.max_modifier = s.has_modifier ? max(s.max_modifier, price) : price;
   s.has_modifier = true;
-  s.modifier_price_missing = s.modifier_price_missing || !modifier.price;
+  s.modifier_price_missing = s.modifier_price_missing || !priced;
 }
 
 bool in_window(const time_window& window, const civil_time& local) {
@@ -92,8 +94,9 @@ void build_context(const snapshot& snap, const basket_request& request, instant 
     }
     const bool missing = !item.price;
     add_units(context.everything, unit_price, full_price, item.quantity, missing);
-    for (const basket_modifier& modifier : item.modifiers)
-      add_modifier(context.everything, modifier);
+    for (const basket_modifier& modifier : item.modifiers) {
+      add_modifier(context.everything, modifier, !missing);
+    }
 
     // Offers restricted to this line's product id or one of its categories.
     auto match_units = [&](const std::vector<uint32_t>& offers) {
@@ -115,7 +118,7 @@ void build_context(const snapshot& snap, const basket_request& request, instant 
       if (!symbol) continue;
       for (uint32_t global : snap.offers_by_product[*symbol]) {
         if (snap.offer_at(global).rule == discount_rule::modifier) {
-          add_modifier(context.per_offer[global], modifier);
+          add_modifier(context.per_offer[global], modifier, !missing);
         }
       }
     }

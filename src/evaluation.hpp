@@ -18,16 +18,16 @@ namespace lq {
 
 /// What a set of matching units (and modifiers) of the basket adds up to.
 struct match_summary {
-  decimal sum_full;            // sum of the units' full prices
-  int64_t units = 0;           // how many units
-  decimal top_unit;            // highest unit price
-  decimal second_unit;         // second-highest unit price (units >= 2)
-  decimal max_full;            // highest full price
-  bool price_missing = false;  // a unit without a price
-  bool has_modifier = false;
-  decimal max_modifier;
-  bool modifier_price_missing = false;
+  decimal sum_full;                 // sum of the units' full prices
+  decimal top_unit;                 // highest unit price
+  decimal second_unit;              // second-highest unit price (units >= 2)
+  decimal max_full;                 // highest full price
+  decimal max_modifier;             // highest modifier price (has_modifier)
+  int64_t units = 0;                // how many units
   uint32_t last_line = UINT32_MAX;  // the basket line last added (a line matches an offer once)
+  bool price_missing = false;       // a unit without a price
+  bool has_modifier = false;
+  bool modifier_price_missing = false;
 };
 
 enum class location_match : uint8_t { omitted, resolved, unknown };

@@ -62,8 +62,8 @@ std::optional<instant> parse_rfc3339(std::string_view s) {
     return std::nullopt;
   }
   if (pos != s.size()) return std::nullopt;
-  const int64_t local_seconds =
-      days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second;
+  const int64_t local_seconds = days_from_civil(year, month, day) * 86400 + int64_t{hour} * 3600 +
+                                int64_t{minute} * 60 + second;
   return instant{local_seconds - offset, nanos};
 }
 

@@ -35,23 +35,17 @@ struct time_window {
 };
 
 struct offer {
-  offer_kind kind = offer_kind::reward;
   std::string id;
-  discount_rule rule = discount_rule::amount;
   decimal value;
   std::optional<decimal> minimum;
   std::optional<decimal> maximum;
   std::vector<uint32_t> product_symbols;   // sorted, interned ids of `products`
   std::vector<uint32_t> category_symbols;  // sorted, interned `categories`
   std::vector<std::string> restriction_location_ids;
-  venue redemption_venue = venue::all;
   std::optional<std::string> handoff;  // ASCII-lowercased
   std::vector<time_window> time_restrictions;
-  bool redeemable = true;  // `state` is "redeemable" (or missing)
 
   // Rewards only.
-  bool owned = true;          // user_id is the snapshot user
-  bool same_merchant = true;  // merchant_id is the snapshot merchant
   std::optional<instant> retire_at;
   std::optional<instant> starts_at;
 
@@ -61,6 +55,13 @@ struct offer {
 
   /// The output entity (API spec 2.3 / 2.4), rendered once at load.
   std::string entity_json;
+
+  offer_kind kind = offer_kind::reward;
+  discount_rule rule = discount_rule::amount;
+  venue redemption_venue = venue::all;
+  bool redeemable = true;     // `state` is "redeemable" (or missing)
+  bool owned = true;          // rewards: user_id is the snapshot user
+  bool same_merchant = true;  // rewards: merchant_id is the snapshot merchant
 
   bool restricted() const { return !product_symbols.empty() || !category_symbols.empty(); }
 };
