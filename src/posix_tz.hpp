@@ -15,9 +15,9 @@ namespace lq {
 struct tz_transition_rule {
   enum class form { julian_no_leap, zero_based_day, month_week_day };
   form kind = form::month_week_day;
-  int day = 0;    // Jn: 1..365; n: 0..365; Mm.w.d: d (0 = Sunday .. 6)
-  int month = 0;  // Mm.w.d only: 1..12
-  int week = 0;   // Mm.w.d only: 1..5 (5 = last)
+  int day = 0;                 // Jn: 1..365; n: 0..365; Mm.w.d: d (0 = Sunday .. 6)
+  int month = 0;               // Mm.w.d only: 1..12
+  int week = 0;                // Mm.w.d only: 1..5 (5 = last)
   int32_t time_of_day = 7200;  // seconds after local midnight, -167h..167h; default 02:00:00
 };
 
