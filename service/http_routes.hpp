@@ -1,0 +1,27 @@
+// The HTTP face: routes of the loyalty API (API spec 4.1, 5, 7, 9) and the error bodies.
+#pragma once
+
+#include <httplib.h>
+
+#include "account_cache.hpp"
+#include "auth.hpp"
+#include "baskets.hpp"
+#include "service_clock.hpp"
+
+namespace lq::service {
+
+/// The media type that selects version 1 of the loyalty API.
+constexpr const char* kLoyaltyMediaType = "application/vnd.service-v1+json";
+
+struct route_context {
+  const credentials& auth;
+  account_cache& accounts;
+  basket_service& baskets;
+  const service_clock& clock;
+};
+
+/// Installs the routes, the size limit, the error bodies and the access log on `server`.
+/// `context` must outlive the server.
+void install_routes(httplib::Server& server, const route_context& context);
+
+}  // namespace lq::service

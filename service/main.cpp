@@ -1,0 +1,160 @@
+// The local loyalty service: parses options, opens (and migrates) the SQLite file, seeds it from
+// the fixture, then serves the loyalty API until SIGTERM or SIGINT.
+#include <pthread.h>
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <httplib.h>
+
+#include "account_cache.hpp"
+#include "accrual.hpp"
+#include "auth.hpp"
+#include "baskets.hpp"
+#include "fixture.hpp"
+#include "http_routes.hpp"
+#include "migrations.hpp"
+#include "options.hpp"
+#include "service_clock.hpp"
+#include "store.hpp"
+
+namespace {
+
+using namespace lq::service;
+
+// Every user's snapshot must load in the engine: a bad record fails the start, not a request.
+bool check_accounts(store& db, account_cache& accounts) {
+  std::vector<user_row> users;
+  {
+    auto lock = db.lock();
+    users = db.users();
+  }
+  for (const user_row& user : users) {
+    auto view = accounts.get(user.id);
+    if (!view) {
+      std::fprintf(stderr, "loyalty_service: %s\n", view.err().message.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string base_url(const std::string& host, int port) {
+  const bool ipv6 = host.find(':') != std::string::npos;
+  return "http://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
+int serve(const options& opts) {
+  // SIGTERM and SIGINT are taken by one thread (sigwait) that stops the server cleanly; every
+  // thread started from here on inherits the blocked mask.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  const service_clock clock(opts.fixed_now);
+  store db(opts.db_path);
+  if (db.opened_version() == 0) {
+    std::fprintf(stderr, "loyalty_service: created %s (schema %d)\n", opts.db_path.c_str(),
+                 kSchemaVersion);
+  }
+
+  credentials auth;
+  {
+    auto lock = db.lock();
+    if (opts.fixture_path) {
+      auto seeded = seed_from_fixture(db, *opts.fixture_path, format_rfc3339(clock.now()));
+      if (!seeded) {
+        std::fprintf(stderr, "loyalty_service: %s\n", seeded.err().message.c_str());
+        return 1;
+      }
+      std::fprintf(stderr, "loyalty_service: fixture %s: %d records added, %d already present\n",
+                   opts.fixture_path->c_str(), seeded->inserted, seeded->kept);
+    }
+    auth.load(db);
+  }
+
+  account_cache accounts(db, clock);
+  if (!check_accounts(db, accounts)) return 1;
+
+  accrual_worker accrual(db, accounts);
+  basket_service baskets(db, accounts, clock, opts.effective_processing_delay_ms(),
+                         [&accrual] { accrual.notify(); });
+
+  httplib::Server server;
+  const route_context context{auth, accounts, baskets, clock};
+  install_routes(server, context);
+
+  int port = opts.port;
+  if (port == 0) {
+    port = server.bind_to_any_port(opts.host);
+  } else if (!server.bind_to_port(opts.host, port)) {
+    port = -1;
+  }
+  if (port <= 0) {
+    std::fprintf(stderr, "loyalty_service: cannot listen on %s:%d\n", opts.host.c_str(), opts.port);
+    return 1;
+  }
+
+  // The server runs on its own thread; this one waits for SIGTERM or SIGINT. The base URL is
+  // printed once the server runs, so a stop request can never come before it can take effect.
+  std::atomic<bool> listener_done{false};
+  bool listened = false;
+  const pthread_t main_thread = pthread_self();
+  std::thread listener([&] {
+    listened = server.listen_after_bind();
+    listener_done = true;
+    pthread_kill(main_thread, SIGTERM);  // wakes sigwait below
+  });
+  while (!server.is_running() && !listener_done) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  accrual.start();
+  if (!listener_done) {
+    std::fprintf(stderr, "loyalty_service: listening on %s (%s mode, processing delay %.3f s)\n",
+                 base_url(opts.host, port).c_str(),
+                 opts.mode == service_mode::sandbox ? "sandbox" : "production",
+                 static_cast<double>(opts.effective_processing_delay_ms()) / 1000.0);
+    std::printf("%s\n", base_url(opts.host, port).c_str());
+    std::fflush(stdout);
+    int received = 0;
+    sigwait(&stop_signals, &received);
+    if (!listener_done) {
+      std::fprintf(stderr, "loyalty_service: signal %d, stopping\n", received);
+      server.stop();
+    }
+  }
+  listener.join();
+  accrual.stop();
+  std::fprintf(stderr, "loyalty_service: stopped\n");
+  return listened ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  lq::result<options> parsed = parse_options(args);
+  if (!parsed) {
+    std::fprintf(stderr, "loyalty_service: %s\n%s", parsed.err().message.c_str(), usage());
+    return 2;
+  }
+  if (parsed->help) {
+    std::fputs(usage(), stdout);
+    return 0;
+  }
+  try {
+    return serve(*parsed);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "loyalty_service: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,112 @@
+#include "options.hpp"
+
+namespace lq::service {
+
+namespace {
+
+error bad(const std::string& message) {
+  return error{2, message};
+}
+
+std::optional<int> parse_port(const std::string& text) {
+  if (text.empty() || text.size() > 5) return std::nullopt;
+  int port = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    port = port * 10 + (c - '0');
+  }
+  if (port > 65535) return std::nullopt;
+  return port;
+}
+
+// Non-negative seconds with an optional fraction ("900", "0.5"), to whole milliseconds.
+std::optional<int64_t> parse_delay_ms(const std::string& text) {
+  if (text.empty() || text.size() > 12) return std::nullopt;
+  int64_t whole = 0;
+  size_t i = 0;
+  for (; i < text.size() && text[i] != '.'; ++i) {
+    if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    whole = whole * 10 + (text[i] - '0');
+  }
+  if (i == 0) return std::nullopt;
+  int64_t millis = 0;
+  int digits = 0;
+  if (i < text.size()) {
+    ++i;
+    if (i == text.size()) return std::nullopt;
+    for (; i < text.size(); ++i, ++digits) {
+      if (text[i] < '0' || text[i] > '9') return std::nullopt;
+      if (digits < 3) millis = millis * 10 + (text[i] - '0');
+    }
+  }
+  for (; digits < 3; ++digits) millis *= 10;
+  return whole * 1000 + millis;
+}
+
+}  // namespace
+
+int64_t options::effective_processing_delay_ms() const {
+  if (processing_delay_ms) return *processing_delay_ms;
+  return mode == service_mode::sandbox ? 15 * 60 * 1000 : 0;
+}
+
+result<options> parse_options(const std::vector<std::string>& args) {
+  options parsed;
+  bool port_given = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& name = args[i];
+    if (name == "--help" || name == "-h") {
+      parsed.help = true;
+      return parsed;
+    }
+    if (name.rfind("--", 0) != 0) return bad("unexpected argument: " + name);
+    if (i + 1 >= args.size()) return bad(name + " needs a value");
+    const std::string& value = args[++i];
+    if (name == "--port") {
+      std::optional<int> port = parse_port(value);
+      if (!port) return bad("--port must be an integer from 0 to 65535");
+      parsed.port = *port;
+      port_given = true;
+    } else if (name == "--host") {
+      if (value.empty()) return bad("--host must not be empty");
+      parsed.host = value;
+    } else if (name == "--db") {
+      if (value.empty()) return bad("--db must not be empty");
+      parsed.db_path = value;
+    } else if (name == "--fixture") {
+      parsed.fixture_path = value;
+    } else if (name == "--mode") {
+      if (value == "sandbox") {
+        parsed.mode = service_mode::sandbox;
+      } else if (value == "production") {
+        parsed.mode = service_mode::production;
+      } else {
+        return bad("--mode must be one of: sandbox, production");
+      }
+    } else if (name == "--processing-delay") {
+      std::optional<int64_t> delay = parse_delay_ms(value);
+      if (!delay) return bad("--processing-delay must be a non-negative number of seconds");
+      parsed.processing_delay_ms = delay;
+    } else if (name == "--now") {
+      std::optional<instant> now = parse_rfc3339(value);
+      if (!now) return bad("--now must be an RFC 3339 instant, e.g. 2026-11-24T13:15:00Z");
+      parsed.fixed_now = now;
+    } else {
+      return bad("unknown option: " + name);
+    }
+  }
+  if (!port_given) return bad("--port is required (0 picks a free port)");
+  if (parsed.db_path.empty()) return bad("--db is required");
+  return parsed;
+}
+
+const char* usage() {
+  return "usage: loyalty_service --port P --db FILE [--fixture FILE] [--mode sandbox|production]\n"
+         "                       [--processing-delay SECONDS] [--host ADDRESS] [--now RFC3339]\n"
+         "  --port 0 picks a free port; the first line on stdout is the base URL.\n"
+         "  --fixture seeds records missing from the database (see docs/service.md).\n"
+         "  --processing-delay defaults to 900 in sandbox mode and 0 in production mode.\n"
+         "  --now fixes the service clock (the default order time) for tests.\n";
+}
+
+}  // namespace lq::service

@@ -1,0 +1,39 @@
+// Command line of the service:
+//   loyalty_service --port P --db FILE [--fixture FILE] [--mode sandbox|production]
+//                   [--processing-delay SECONDS] [--host ADDRESS] [--now RFC3339]
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "instant.hpp"
+#include "result.hpp"
+
+namespace lq::service {
+
+enum class service_mode { sandbox, production };
+
+struct options {
+  std::string host = "127.0.0.1";
+  int port = 0;  // 0: any free port
+  std::string db_path;
+  std::optional<std::string> fixture_path;
+  service_mode mode = service_mode::sandbox;
+  /// Delay between billing and accrual, in milliseconds; nullopt = the mode's default.
+  std::optional<int64_t> processing_delay_ms;
+  /// A fixed service clock (default order time); nullopt = the system clock.
+  std::optional<instant> fixed_now;
+  bool help = false;
+
+  /// The delay in force: the given one, else 15 minutes in sandbox (API spec 8), 0 in production.
+  int64_t effective_processing_delay_ms() const;
+};
+
+/// Parses argv (without the program name); errors name the offending option.
+result<options> parse_options(const std::vector<std::string>& args);
+
+/// The usage text printed by --help and after a command line error.
+const char* usage();
+
+}  // namespace lq::service

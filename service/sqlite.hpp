@@ -1,0 +1,87 @@
+// A thin RAII layer over SQLite's C API. Failures of the database itself (I/O, corruption, a
+// constraint the caller did not expect) are exceptional and throw database_error.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace lq::service {
+
+class database_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class statement {
+ public:
+  statement(sqlite3* db, std::string_view sql);
+  statement(statement&& other) noexcept;
+  statement(const statement&) = delete;
+  statement& operator=(const statement&) = delete;
+  statement& operator=(statement&&) = delete;
+  ~statement();
+
+  /// Parameters are numbered from 1.
+  statement& bind(int index, std::string_view text);
+  statement& bind(int index, const std::string& text) {
+    return bind(index, std::string_view(text));
+  }
+  statement& bind(int index, int64_t value);
+  statement& bind(int index, const std::optional<std::string>& text);
+  statement& bind_null(int index);
+
+  /// Advances; true while a row is available.
+  bool step();
+  /// Runs a statement that returns no rows.
+  void run();
+
+  std::string text(int column) const;
+  std::optional<std::string> optional_text(int column) const;
+  int64_t integer(int column) const;
+  bool is_null(int column) const;
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+class database {
+ public:
+  /// Opens (creating when missing) a database file in WAL mode with synchronous=FULL.
+  explicit database(const std::string& path);
+  database(const database&) = delete;
+  database& operator=(const database&) = delete;
+  ~database();
+
+  void exec(const char* sql);
+  statement prepare(std::string_view sql) { return statement(db_, sql); }
+  /// Rows changed by the last INSERT, UPDATE or DELETE.
+  int64_t changes() const;
+  int64_t last_insert_rowid() const;
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+/// BEGIN IMMEDIATE ... COMMIT; rolled back when destroyed without commit().
+class transaction {
+ public:
+  explicit transaction(database& db);
+  transaction(const transaction&) = delete;
+  transaction& operator=(const transaction&) = delete;
+  ~transaction();
+  void commit();
+
+ private:
+  database& db_;
+  bool open_ = true;
+};
+
+}  // namespace lq::service

@@ -1,0 +1,240 @@
+// Runs the real service for the tests: builds it when missing, starts it on 127.0.0.1 with a
+// temporary SQLite file, talks to it over real HTTP and always stops what it started.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const fixturePath = path.join(root, 'fixtures/demo.json');
+export const fixture = JSON.parse(readFileSync(fixturePath, 'utf8'));
+export const MEDIA_TYPE = 'application/vnd.service-v1+json';
+/// The service clock of servers started with `now: true` (and the JS clock of parity checks).
+export const FIXED_NOW = '2026-11-24T13:15:00Z';
+
+const binary = process.env.LQ_SERVICE_BIN ?? path.join(root, 'build/native/service/loyalty_service');
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 2, 2], timeout: 900_000 });
+  if (result.error) throw new Error(`cannot run ${command}: ${result.error.message}`);
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
+}
+
+// The newest modification time of the sources the binary is built from.
+function newestSource() {
+  let newest = statSync(path.join(root, 'CMakeLists.txt')).mtimeMs;
+  for (const dir of ['src', 'service']) {
+    for (const name of readdirSync(path.join(root, dir))) {
+      if (/\.(cpp|hpp)$|^CMakeLists\.txt$/.test(name)) {
+        newest = Math.max(newest, statSync(path.join(root, dir, name)).mtimeMs);
+      }
+    }
+  }
+  return newest;
+}
+
+const isFresh = () => existsSync(binary) && statSync(binary).mtimeMs >= newestSource();
+
+// Test files may run in parallel: one build at a time, under a lock directory.
+function withBuildLock(fn) {
+  const lock = path.join(root, 'build/.loyalty_service.build-lock');
+  mkdirSync(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + 900_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 900_000) {
+        rmSync(lock, { recursive: true, force: true });  // left by a killed run
+      } else if (Date.now() > deadline) {
+        throw new Error(`timed out waiting for the build lock ${lock}`);
+      }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** The service binary, (re)built into build/native first when missing or older than its sources. */
+export function serviceBinary() {
+  if (process.env.LQ_SERVICE_BIN || isFresh()) return binary;
+  withBuildLock(() => {
+    if (isFresh()) return;
+    // A tree configured before service/ existed has no loyalty_service target yet.
+    if (!existsSync(path.join(root, 'build/native/service/CMakeFiles'))) {
+      run('cmake', ['-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release']);
+    }
+    run('cmake', ['--build', 'build/native', '--target', 'loyalty_service', '-j2']);
+  });
+  return binary;
+}
+
+/** The JS package's wasm module, built into web/dist when missing. */
+export function ensureWasm() {
+  if (!existsSync(path.join(root, 'web/dist/loyalty_qualifier.wasm'))) {
+    run(process.execPath, ['scripts/build.mjs', '--only', 'wasm']);
+  }
+}
+
+/** A scratch directory removed by the returned cleanup function. */
+export function scratchDir(prefix = 'lq-service-') {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Credentials of a fixture user: its token and its merchant's key. */
+export function credentialsOf(userId) {
+  const user = fixture.users.find((u) => u.id === userId);
+  const merchant = fixture.merchants.find((m) => m.id === user.merchant_id);
+  return { token: user.access_token, key: merchant.merchant_key, user, merchant };
+}
+
+/**
+ * Starts the service and resolves once its first stdout line (the base URL) is read.
+ * options: db (required), fixture (default the demo fixture; null for none), delay (seconds),
+ * now (true = FIXED_NOW, or an RFC 3339 string), mode, args (extra arguments).
+ */
+export async function startService(options) {
+  const args = ['--port', '0', '--db', options.db];
+  const fixtureFile = options.fixture === undefined ? fixturePath : options.fixture;
+  if (fixtureFile !== null) args.push('--fixture', fixtureFile);
+  if (options.delay !== undefined) args.push('--processing-delay', String(options.delay));
+  if (options.now) args.push('--now', options.now === true ? FIXED_NOW : options.now);
+  if (options.mode) args.push('--mode', options.mode);
+  args.push(...(options.args ?? []));
+
+  const proc = spawn(serviceBinary(), args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const service = {
+    proc,
+    url: null,
+    stderr: '',
+    exited: new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal }))),
+    /** Stops with SIGTERM and resolves with the exit { code, signal }. */
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+      return withTimeout(service.exited, 10_000, 'the service did not stop on SIGTERM');
+    },
+    /** kill -9: no chance to flush or clean up. */
+    async crash() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      return service.exited;
+    },
+    accessLogLines() {
+      return service.stderr.split('\n').filter((line) => /^\S+ \S+ "[A-Z]+ \S+" \d{3} \d+ /.test(line));
+    },
+  };
+  proc.stderr.setEncoding('utf8');
+  proc.stderr.on('data', (chunk) => {
+    service.stderr += chunk;
+  });
+  proc.stdout.setEncoding('utf8');
+  let stdout = '';
+  const firstLine = new Promise((resolve, reject) => {
+    proc.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const end = stdout.indexOf('\n');
+      if (end >= 0) resolve(stdout.slice(0, end));
+    });
+    proc.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${service.stderr}`)));
+  });
+  try {
+    service.url = await withTimeout(firstLine, 15_000, 'the service printed no base URL');
+    // Its start-up report goes to stderr just before; pipes may deliver it a little later.
+    await withTimeout(waitFor(() => service.stderr.includes('loyalty_service: listening on'), 5_000, 10),
+      6_000, 'no start-up report on stderr');
+  } catch (e) {
+    proc.kill('SIGKILL');
+    throw e;
+  }
+  return service;
+}
+
+/** Runs the binary to completion (for command line and start-up errors). */
+export function runServiceSync(args) {
+  return spawnSync(serviceBinary(), args, { cwd: root, encoding: 'utf8', timeout: 15_000 });
+}
+
+export function withTimeout(promise, ms, message) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * One loyalty API call. `as`: a fixture user id (its token and merchant key), or explicit
+ * `token` / `key`; `accept` defaults to the v1 media type (null: no Accept header).
+ * Resolves { status, body (parsed JSON), text, headers }.
+ */
+export async function call(service, method, route, { as, token, key, accept, body, raw, headers } = {}) {
+  const h = { ...(headers ?? {}) };
+  const creds = as && (token === undefined || key === undefined) ? credentialsOf(as) : {};
+  const bearer = token !== undefined ? token : creds.token;
+  const merchantKey = key !== undefined ? key : creds.key;
+  if (bearer !== undefined && bearer !== null) h.Authorization = `Bearer ${bearer}`;
+  if (merchantKey !== undefined && merchantKey !== null) h['Merchant-Key'] = merchantKey;
+  if (accept !== null) h.Accept = accept ?? MEDIA_TYPE;
+  let payload;
+  if (raw !== undefined) payload = raw;
+  else if (body !== undefined) payload = JSON.stringify(body);
+  if (payload !== undefined) h['Content-Type'] = 'application/json';
+  const res = await fetch(service.url + route, {
+    method,
+    headers: h,
+    body: payload,
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await res.text();
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, body: parsed, text, headers: res.headers };
+}
+
+export const qualifying = (service, as, body, extra = {}) =>
+  call(service, 'POST', '/api/baskets/qualifying', { as, body, ...extra });
+export const account = (service, as, extra = {}) => call(service, 'GET', '/api/account', { as, ...extra });
+export const basket = (service, as, body, extra = {}) =>
+  call(service, 'POST', '/api/baskets', { as, body, ...extra });
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` until it returns a truthy value or `ms` pass; resolves that value or null. */
+export async function waitFor(probe, ms, every = 100) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() >= deadline) return null;
+    await sleep(every);
+  }
+}
+
+/** A small deterministic PRNG (mulberry32), so generated baskets are reproducible. */
+export function prng(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: (list) => list[Math.floor(next() * list.length)],
+    chance: (p) => next() < p,
+  };
+}
