@@ -103,51 +103,73 @@ class request_parser {
     return true;
   }
 
+  // Where a field of an item sits; spelled out only when an error names it.
+  struct item_path {
+    int64_t item = 0;
+    int64_t modifier = -1;  // >= 0: a modifier of the item
+
+    std::string operator()(std::string_view field) const {
+      std::string out = indexed("items", item);
+      if (modifier >= 0) out = indexed(out + ".modifiers", modifier);
+      if (!field.empty()) out.append(".").append(field);
+      return out;
+    }
+  };
+
   bool read_items(std::vector<basket_item>& items) {
     items.clear();
     const json_type type = reader_.peek();
     if (type == json_type::null) return reader_.read_null();
     if (type != json_type::array) return reject("items must be an array");
     reader_.begin_array();
-    int64_t index = 0;
+    item_path path;
     while (reader_.next_element()) {
       items.emplace_back();
-      if (!read_item(indexed("items", index), items.back())) return false;
-      ++index;
+      if (!read_item(path, items.back())) return false;
+      ++path.item;
     }
     return !reader_.failed();
   }
 
-  bool read_item(const std::string& path, basket_item& item) {
-    if (reader_.peek() != json_type::object) return reject(path + " must be an object");
+  // Reads `id` into `id`, skips `name` (checking that it is a string); false when the key is
+  // neither.
+  bool read_name_or_id(std::string_view key, std::string& id, const item_path& path,
+                       bool& handled) {
+    handled = key == "id" || key == "name";
+    if (!handled) return true;
+    std::string& target = key == "id" ? id : scratch_;
+    if (read_string_field(reader_, target) == field_status::wrong) {
+      return reject(path(key) + " must be a string");
+    }
+    return true;
+  }
+
+  bool read_item(const item_path& path, basket_item& item) {
+    if (reader_.peek() != json_type::object) return reject(path("") + " must be an object");
     reader_.begin_object();
     std::string_view key;
     while (reader_.next_member(key)) {
-      if (key == "id" || key == "name") {
-        std::string text;
-        const std::string name(key);
-        if (read_string_field(reader_, text) == field_status::wrong) {
-          return reject(path + "." + name + " must be a string");
-        }
-        if (name == "id") item.id = std::move(text);
-      } else if (key == "price") {
-        if (!read_price(path + ".price", item.price)) return false;
+      bool handled = false;
+      if (!read_name_or_id(key, item.id, path, handled)) return false;
+      if (handled) continue;
+      if (key == "price") {
+        if (!read_price(path, "price", item.price)) return false;
       } else if (key == "quantity") {
         int64_t quantity = 0;
         const field_status status = read_integer_field(reader_, quantity, false);
         if (status == field_status::wrong ||
             (status == field_status::ok && (quantity < 1 || quantity > kMaxQuantity))) {
-          return reject(path + ".quantity must be a positive integer (1 to 1000000000)");
+          return reject(path("quantity") + " must be a positive integer (1 to 1000000000)");
         }
         item.quantity = status == field_status::ok ? quantity : 1;
       } else if (key == "categories") {
         int64_t bad = -1;
         if (read_string_array_field(reader_, item.categories, bad) == field_status::wrong) {
-          return reject(bad < 0 ? path + ".categories must be an array of strings"
-                                : indexed(path + ".categories", bad) + " must be a string");
+          return reject(bad < 0 ? path("categories") + " must be an array of strings"
+                                : indexed(path("categories"), bad) + " must be a string");
         }
       } else if (key == "modifiers") {
-        if (!read_modifiers(path + ".modifiers", item.modifiers)) return false;
+        if (!read_modifiers(path, item.modifiers)) return false;
       } else if (!reader_.skip_value()) {
         return false;
       }
@@ -155,33 +177,28 @@ class request_parser {
     return !reader_.failed();
   }
 
-  bool read_modifiers(const std::string& path, std::vector<basket_modifier>& modifiers) {
+  bool read_modifiers(item_path path, std::vector<basket_modifier>& modifiers) {
     modifiers.clear();
     const json_type type = reader_.peek();
     if (type == json_type::null) return reader_.read_null();
-    if (type != json_type::array) return reject(path + " must be an array");
+    if (type != json_type::array) return reject(path("modifiers") + " must be an array");
     reader_.begin_array();
-    int64_t index = 0;
-    while (reader_.next_element()) {
-      const std::string at = indexed(path, index++);
-      if (reader_.peek() != json_type::object) return reject(at + " must be an object");
+    path.modifier = 0;
+    for (; reader_.next_element(); ++path.modifier) {
+      if (reader_.peek() != json_type::object) return reject(path("") + " must be an object");
       modifiers.emplace_back();
       basket_modifier& modifier = modifiers.back();
       reader_.begin_object();
       std::string_view key;
       while (reader_.next_member(key)) {
-        if (key == "id" || key == "name") {
-          std::string text;
-          const std::string name(key);
-          if (read_string_field(reader_, text) == field_status::wrong) {
-            return reject(at + "." + name + " must be a string");
-          }
-          if (name == "id") modifier.id = std::move(text);
-        } else if (key == "price") {
-          if (!read_price(at + ".price", modifier.price)) return false;
+        bool handled = false;
+        if (!read_name_or_id(key, modifier.id, path, handled)) return false;
+        if (handled) continue;
+        if (key == "price") {
+          if (!read_price(path, "price", modifier.price)) return false;
         } else if (key == "item_base_price") {
           std::optional<decimal> ignored;
-          if (!read_price(at + ".item_base_price", ignored)) return false;
+          if (!read_price(path, "item_base_price", ignored)) return false;
         } else if (!reader_.skip_value()) {
           return false;
         }
@@ -191,15 +208,14 @@ class request_parser {
     return !reader_.failed();
   }
 
-  bool read_price(const std::string& path, std::optional<decimal>& out) {
+  bool read_price(const item_path& path, std::string_view field, std::optional<decimal>& out) {
     decimal value;
     const field_status status = read_decimal_field(reader_, value);
-    if (status == field_status::wrong || value.is_negative()) return reject(path + kDecimalRule);
-    if (status == field_status::ok) {
-      out = value;
-    } else {
-      out.reset();
+    if (status == field_status::wrong || value.is_negative()) {
+      return reject(path(field) + kDecimalRule);
     }
+    out.reset();
+    if (status == field_status::ok) out = value;
     return true;
   }
 
@@ -238,6 +254,7 @@ class request_parser {
 
   json_reader reader_;
   std::optional<error> error_;
+  std::string scratch_;  // a value read only to be checked
 };
 
 }  // namespace
