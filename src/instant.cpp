@@ -68,15 +68,25 @@ std::optional<instant> parse_rfc3339(std::string_view s) {
 }
 
 instant instant_from_unix_ms(double ms) {
-  if (!std::isfinite(ms) || std::fabs(ms) > 8.64e18) return instant{};
-  const double seconds = std::floor(ms / 1000.0);
-  auto nanos = static_cast<int32_t>(std::llround((ms - seconds * 1000.0) * 1e6));
-  auto whole = static_cast<int64_t>(seconds);
+  // The range of a JS Date; outside it (or NaN) there is no meaningful instant.
+  if (!std::isfinite(ms) || std::fabs(ms) > 8.64e15) return instant{};
+  // Whole milliseconds are exact in a double of this range; split them in integers so float
+  // rounding cannot push the fraction outside 0..999'999'999 ns.
+  const double whole = std::floor(ms);
+  const auto whole_ms = static_cast<int64_t>(whole);
+  int64_t nanos = std::llround((ms - whole) * 1e6);  // 0..1'000'000
+  int64_t seconds = whole_ms / 1000;
+  int64_t rest_ms = whole_ms % 1000;
+  if (rest_ms < 0) {
+    rest_ms += 1000;
+    --seconds;
+  }
+  nanos += rest_ms * 1000000;
   if (nanos >= 1000000000) {
     nanos -= 1000000000;
-    ++whole;
+    ++seconds;
   }
-  return instant{whole, nanos};
+  return instant{seconds, static_cast<int32_t>(nanos)};
 }
 
 }  // namespace lq
