@@ -1,0 +1,81 @@
+// `npm test`: installs what is missing, builds what is stale, then runs every suite:
+// native Catch2 tests (ctest), JS tests (tests/js/), the local service over HTTP
+// (tests/service/), the kiosk page in Chromium (tests/browser/) and the types (tsc --noEmit).
+// Exits non-zero when any step fails.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+import { buildNative, buildWasm } from './build.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const results = [];
+
+function run(command, args) {
+  console.log(`\ntest: ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.error) throw new Error(`cannot run ${command}: ${result.error.message}`);
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
+  }
+}
+
+function step(name, fn) {
+  try {
+    fn();
+    results.push({ name, ok: true });
+    return true;
+  } catch (e) {
+    console.error(`test: ${name} failed: ${e.message}`);
+    results.push({ name, ok: false });
+    return false;
+  }
+}
+
+function skip(name, why) {
+  console.error(`test: ${name} skipped: ${why}`);
+  results.push({ name, ok: false });
+}
+
+const systemReady = step('system packages', () => run('bash', ['scripts/ensure-system.sh']));
+const npmReady = step('npm packages', () => {
+  const needed = ['node_modules/typescript/bin/tsc', 'node_modules/playwright-core/package.json'];
+  if (!needed.every((file) => existsSync(path.join(root, file)))) {
+    run('npm', ['ci', '--no-audit', '--no-fund']);
+  }
+});
+
+if (!systemReady) {
+  skip('native build', 'system packages missing');
+  skip('wasm build', 'system packages missing');
+}
+const nativeBuilt = systemReady && step('native build', buildNative);
+const wasmBuilt = systemReady && step('wasm build', buildWasm);
+
+if (nativeBuilt) {
+  step('native tests (ctest)', () =>
+    run('ctest', ['--test-dir', 'build/native', '--output-on-failure']),
+  );
+} else {
+  skip('native tests (ctest)', 'native build failed');
+}
+if (wasmBuilt && npmReady) {
+  step('JS tests (node --test)', () => run(process.execPath, ['--test', 'tests/js/']));
+} else {
+  skip('JS tests (node --test)', 'wasm build or npm packages missing');
+}
+if (npmReady) {
+  step('types (tsc --noEmit)', () =>
+    run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tests/js/types']),
+  );
+} else {
+  skip('types (tsc --noEmit)', 'npm packages missing');
+}
+
+console.log('\ntest summary:');
+for (const { name, ok } of results) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name}`);
+const failed = results.filter((r) => !r.ok).length;
+console.log(`steps: ${results.length - failed} passed, ${failed} failed`);
+process.exitCode = failed === 0 ? 0 : 1;

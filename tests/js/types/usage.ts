@@ -1,0 +1,85 @@
+// Type-level use of the public API, checked by `npm test` (tsc --noEmit). The package is imported
+// by its name, through the "exports" of package.json.
+import {
+  createQualifier,
+  diagnostics,
+  QualifyError,
+  type ExplainResult,
+  type PointsProductEntity,
+  type QualifyRequest,
+  type QualifyResult,
+  type RewardEntity,
+  type Snapshot,
+} from 'loyalty-qualifier';
+
+const snapshot: Snapshot = { schema_version: 1, rewards: [], points_products: [] };
+const request: QualifyRequest = {
+  redemption_venue: 'instore',
+  order_timestamp: '2026-03-02T09:00:00Z',
+  location_uid: 'cafe-main',
+  subtotal: '8.00',
+  handoff: 'pickup',
+  items: [
+    {
+      id: 'latte',
+      name: 'Latte',
+      price: 4.2,
+      categories: ['coffee'],
+      quantity: 2,
+      modifiers: [{ id: 'oat', name: 'Oat milk', price: '0.50', item_base_price: 4.2 }],
+      pos_line: 3,
+    },
+  ],
+};
+
+export async function usage(): Promise<void> {
+  const q = await createQualifier(snapshot, { now: () => new Date() });
+  const fromText = await createQualifier(JSON.stringify(snapshot), {
+    now: () => 1_772_442_000_000,
+  });
+  const fixed = await createQualifier(snapshot, { now: new Date('2026-03-02T09:00:00Z') });
+  const plain = await createQualifier(snapshot);
+
+  const answer: QualifyResult = q.qualify(request);
+  const first: RewardEntity | undefined = answer.rewards[0];
+  const retire: string | null | undefined = first?.retire_at;
+  const points: number[] = answer.points_products.map((p: PointsProductEntity) => p.points);
+  const again: QualifyResult = q.qualify('{"subtotal": 8}');
+
+  const why: ExplainResult = q.explain(request);
+  const best: string | null = why.best;
+  for (const entry of why.entries) {
+    const kind: 'reward' | 'points_product' = entry.kind;
+    const codes: string[] = entry.reasons.map((r) => r.code);
+    console.log(kind, codes, entry.discount, entry.qualifies);
+  }
+
+  try {
+    q.setSnapshot({ schema_version: 2 });
+  } catch (e) {
+    if (e instanceof QualifyError) {
+      const code: number = e.code;
+      const body: { code: number; message: string } = e.toJSON();
+      console.log(code, body, e.message, e.name);
+    }
+  }
+
+  const stats = await diagnostics();
+  const live: number = stats.liveHandles;
+  const disposed: boolean = q.disposed;
+  console.log(retire, points, again, best, live, disposed, stats.wasmMemoryBytes);
+  for (const each of [q, fromText, fixed, plain]) each.dispose();
+}
+
+// Misuse the types must reject.
+export async function misuse(): Promise<void> {
+  const q = await createQualifier({ schema_version: 1 });
+  // @ts-expect-error a venue the API does not know
+  q.qualify({ redemption_venue: 'drive-thru' });
+  // @ts-expect-error entities are read-only
+  q.qualify({}).rewards[0]!.label = 'x';
+  // @ts-expect-error the clock must give a Date or a number
+  await createQualifier({ schema_version: 1 }, { now: () => 'today' });
+  // @ts-expect-error a snapshot needs schema_version
+  await createQualifier({ rewards: [] });
+}

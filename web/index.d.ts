@@ -1,0 +1,164 @@
+// Types of the loyalty-qualifier package (hand-written; checked with tsc by `npm test`).
+
+/** A decimal as stored in the snapshot: a JSON number or a numeric string. */
+export type Decimal = number | string;
+
+/** A reward the user owns (API spec 2.3), echoed from the snapshot. */
+export interface RewardEntity {
+  readonly id: string;
+  readonly value: Decimal;
+  readonly minimum: Decimal | null;
+  readonly maximum: Decimal | null;
+  readonly label: string;
+  readonly state: string;
+  readonly type: string;
+  readonly products: readonly string[];
+  readonly fine_print: string;
+  readonly retire_at: string | null;
+  readonly restriction_location_ids: readonly string[];
+}
+
+/** A points-exchange product (API spec 2.4), echoed from the snapshot. */
+export interface PointsProductEntity {
+  readonly id: string;
+  readonly points: number;
+  readonly value: Decimal;
+  readonly minimum: Decimal | null;
+  readonly maximum: Decimal | null;
+  readonly label: string;
+  readonly state: string;
+  readonly type: string;
+  readonly products: readonly string[];
+  readonly fine_print: string;
+  readonly restriction_location_ids: readonly string[];
+}
+
+/** The qualifying response body (API spec 2.2). The entities are frozen and shared. */
+export interface QualifyResult {
+  rewards: RewardEntity[];
+  points_products: PointsProductEntity[];
+}
+
+export interface BasketModifier {
+  id?: string;
+  name?: string;
+  price?: Decimal;
+  item_base_price?: Decimal;
+  [field: string]: unknown;
+}
+
+export interface BasketItem {
+  id?: string;
+  name?: string;
+  /** Price of ONE unit. */
+  price?: Decimal;
+  categories?: string[];
+  modifiers?: BasketModifier[];
+  /** Integer >= 1; default 1. */
+  quantity?: number;
+  [field: string]: unknown;
+}
+
+/** The qualifying request (API spec 2.1, contract section 2); every field is optional. */
+export interface QualifyRequest {
+  redemption_venue?: 'instore' | 'online';
+  /** RFC 3339; absent = the qualifier's clock. */
+  order_timestamp?: string;
+  location_uid?: string;
+  subtotal?: Decimal;
+  items?: BasketItem[];
+  handoff?: string;
+  [field: string]: unknown;
+}
+
+export type ReasonCode =
+  | 'NOT_REDEEMABLE'
+  | 'NOT_OWNED'
+  | 'OTHER_MERCHANT'
+  | 'EXPIRED'
+  | 'NOT_STARTED'
+  | 'VENUE_MISMATCH'
+  | 'LOCATION_REQUIRED'
+  | 'LOCATION_MISMATCH'
+  | 'OUTSIDE_TIME_WINDOW'
+  | 'HANDOFF_REQUIRED'
+  | 'HANDOFF_MISMATCH'
+  | 'SUBTOTAL_REQUIRED'
+  | 'BELOW_MINIMUM'
+  | 'NO_MATCHING_ITEM'
+  | 'ITEM_PRICE_MISSING'
+  | 'ZERO_DISCOUNT'
+  | 'INSUFFICIENT_POINTS'
+  | 'EMPTY_BASKET'
+  | 'UNSUPPORTED_TYPE';
+
+export interface ExplainReason {
+  code: ReasonCode;
+  message: string;
+  /** BELOW_MINIMUM: what the subtotal lacks, e.g. "3.50". */
+  remaining?: string;
+  /** INSUFFICIENT_POINTS: points still needed. */
+  points_needed?: number;
+  [field: string]: unknown;
+}
+
+export interface ExplainEntry {
+  id: string;
+  kind: 'reward' | 'points_product';
+  qualifies: boolean;
+  /** What the entry would give on this basket, e.g. "2.50". */
+  discount: string;
+  /** Every failing rule; empty exactly when it qualifies. */
+  reasons: ExplainReason[];
+}
+
+/** The explanation (contract section 4). */
+export interface ExplainResult {
+  entries: ExplainEntry[];
+  /** The qualifying entry with the largest discount, or null. */
+  best: string | null;
+}
+
+/** The account snapshot (contract section 1); unknown keys are ignored. */
+export interface Snapshot {
+  schema_version: number;
+  [field: string]: unknown;
+}
+
+/** The clock for requests without order_timestamp: a Date or epoch milliseconds. */
+export type Clock = () => Date | number;
+
+export interface QualifierOptions {
+  /** Default Date.now; a fixed Date or number is also accepted. */
+  now?: Clock | Date | number;
+}
+
+/** A loaded snapshot. Every method throws QualifyError (410) after dispose(). */
+export interface Qualifier {
+  /** Throws QualifyError (400) for a malformed request. */
+  qualify(request: QualifyRequest | string): QualifyResult;
+  /** Throws QualifyError (400) for a malformed request. */
+  explain(request: QualifyRequest | string): ExplainResult;
+  /** Throws QualifyError (422) for an invalid snapshot; the previous one stays in force. */
+  setSnapshot(snapshot: Snapshot | string): void;
+  /** Frees the wasm memory; idempotent. */
+  dispose(): void;
+  readonly disposed: boolean;
+}
+
+/** The contract's error body as an Error: 400 request, 422 snapshot, 410 disposed, 500 engine stopped. */
+export class QualifyError extends Error {
+  constructor(code: number, message: string);
+  name: 'QualifyError';
+  code: number;
+  toJSON(): { code: number; message: string };
+}
+
+/** Loads the engine (once) and a snapshot; rejects with QualifyError (422) for an invalid snapshot. */
+export function createQualifier(
+  snapshot: Snapshot | string,
+  options?: QualifierOptions,
+): Promise<Qualifier>;
+
+/** Leak checks: live wasm snapshot handles and the wasm memory size in bytes. */
+export function diagnostics(): Promise<{ liveHandles: number; wasmMemoryBytes: number }>;
