@@ -66,6 +66,20 @@ if (wasmBuilt && npmReady) {
 } else {
   skip('JS tests (node --test)', 'wasm build or npm packages missing');
 }
+if (nativeBuilt && wasmBuilt) {
+  step('service tests (node --test tests/service/)', () =>
+    run(process.execPath, ['--test', 'tests/service/']),
+  );
+} else {
+  skip('service tests (node --test tests/service/)', 'native or wasm build failed');
+}
+if (nativeBuilt && wasmBuilt && npmReady) {
+  step('browser tests (node --test tests/browser/)', () =>
+    run(process.execPath, ['--test', 'tests/browser/']),
+  );
+} else {
+  skip('browser tests (node --test tests/browser/)', 'native or wasm build or npm packages missing');
+}
 if (npmReady) {
   step('types (tsc --noEmit)', () =>
     run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tests/js/types']),

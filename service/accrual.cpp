@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "campaigns.hpp"
 #include "service_clock.hpp"
 
 namespace lq::service {
@@ -40,7 +41,10 @@ std::optional<int64_t> accrual_worker::land_due() {
     const std::string at = format_rfc3339(instant_from_ms(now));
     for (const purchase_row& purchase : db_.due_purchases(now)) {
       transaction tx(db_.db());
-      if (db_.land_purchase(purchase, now, at)) credited.insert(purchase.user_id);
+      if (db_.land_purchase(purchase, now, at)) {
+        issue_triggered_rewards(db_, purchase, at);  // in the same transaction: exactly once
+        credited.insert(purchase.user_id);
+      }
       tx.commit();
     }
     next = db_.next_due_ms();

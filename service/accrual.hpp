@@ -1,5 +1,6 @@
-// The processing delay (API spec 8): a purchase accrues its points once its due time passes.
-// Pending purchases live in the database, so a restart picks them up where it left off.
+// The processing delay (API spec 8): a purchase accrues its points, and triggers the campaigns it
+// matches, once its due time passes. Pending purchases live in the database, so a restart picks
+// them up where it left off.
 #pragma once
 
 #include <condition_variable>

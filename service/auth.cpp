@@ -24,9 +24,14 @@ void credentials::load(store& db) {
   for (merchant_row& row : db.merchants()) {
     merchants.push_back({std::move(row.merchant_key), std::move(row.id)});
   }
+  std::vector<client_entry> clients;
+  for (client_row& row : db.clients()) {
+    clients.push_back({std::move(row.client_id), std::move(row.merchant_id)});
+  }
   std::unique_lock<std::shared_mutex> lock(mutex_);
   users_ = std::move(users);
   merchants_ = std::move(merchants);
+  clients_ = std::move(clients);
 }
 
 namespace {
@@ -48,18 +53,24 @@ std::string_view bearer_token(std::string_view header) {
 
 }  // namespace
 
-result<caller> credentials::authenticate(std::optional<std::string_view> authorization,
-                                         std::optional<std::string_view> merchant_key) const {
-  const error bad_token{401, "the Authorization bearer token is missing or invalid"};
-  const error bad_key{401, "the Merchant-Key header is missing or invalid"};
-
-  std::shared_lock<std::shared_mutex> lock(mutex_);
+const credentials::user_secret* credentials::user_of(
+    std::optional<std::string_view> authorization) const {
   const std::string_view token = authorization ? bearer_token(*authorization) : std::string_view();
   // Every secret is compared (no early exit) so the timing does not tell which one matched.
   const user_secret* user = nullptr;
   for (const user_secret& candidate : users_) {
     if (constant_time_equal(token, candidate.token) && !token.empty()) user = &candidate;
   }
+  return user;
+}
+
+result<caller> credentials::authenticate(std::optional<std::string_view> authorization,
+                                         std::optional<std::string_view> merchant_key) const {
+  const error bad_token{401, "the Authorization bearer token is missing or invalid"};
+  const error bad_key{401, "the Merchant-Key header is missing or invalid"};
+
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  const user_secret* user = user_of(authorization);
   if (!user) return bad_token;
 
   const std::string_view key = merchant_key.value_or(std::string_view());
@@ -68,6 +79,27 @@ result<caller> credentials::authenticate(std::optional<std::string_view> authori
     if (constant_time_equal(key, candidate.key) && !key.empty()) merchant = &candidate;
   }
   if (!merchant || merchant->merchant_id != user->merchant_id) return bad_key;
+  return caller{user->user_id, user->merchant_id};
+}
+
+result<caller> credentials::authenticate_consumer(std::optional<std::string_view> authorization,
+                                                  std::optional<std::string_view> client_id) const {
+  const error bad_token{401, "the Authorization bearer token is missing or invalid"};
+  const error bad_client{401, "the X-ClientId header is missing or invalid"};
+
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  const user_secret* user = user_of(authorization);
+  if (!user) return bad_token;
+
+  std::string_view id = client_id.value_or(std::string_view());
+  while (!id.empty() && (id.back() == ' ' || id.back() == '\t')) id.remove_suffix(1);
+  const client_entry* client = nullptr;
+  for (const client_entry& candidate : clients_) {
+    if (constant_time_equal(id, candidate.client_id) && !id.empty()) client = &candidate;
+  }
+  if (!client || (client->merchant_id && *client->merchant_id != user->merchant_id)) {
+    return bad_client;
+  }
   return caller{user->user_id, user->merchant_id};
 }
 

@@ -7,6 +7,7 @@
 #include "evaluation.hpp"
 #include "json_body.hpp"
 #include "json_writer.hpp"
+#include "money.hpp"
 #include "qualify.hpp"
 #include "request.hpp"
 
@@ -105,49 +106,6 @@ std::string transition_message(const std::optional<basket_row>& existing, const 
     return "basket " + id + " does not exist yet; a new basket must be checkout, placed or billed";
   }
   return "basket " + id + " is " + existing->state + " and cannot become " + to;
-}
-
-// Exact decimal text: "12.5" -> "12.50", at least two fraction digits.
-std::string decimal_text(decimal value) {
-  decimal::mantissa_t units = value.units();
-  const bool negative = units < 0;
-  if (negative) units = -units;
-  decimal::mantissa_t scale = 1;
-  for (int i = 0; i < decimal::kScale; ++i) scale *= 10;
-  decimal::mantissa_t whole = units / scale;
-  decimal::mantissa_t fraction = units % scale;
-  std::string whole_text;
-  do {
-    whole_text.insert(whole_text.begin(), static_cast<char>('0' + static_cast<int>(whole % 10)));
-    whole /= 10;
-  } while (whole != 0);
-  std::string fraction_text(decimal::kScale, '0');
-  for (int i = decimal::kScale - 1; i >= 0; --i) {
-    fraction_text[static_cast<size_t>(i)] =
-        static_cast<char>('0' + static_cast<int>(fraction % 10));
-    fraction /= 10;
-  }
-  while (fraction_text.size() > 2 && fraction_text.back() == '0') fraction_text.pop_back();
-  return (negative ? "-" : "") + whole_text + "." + fraction_text;
-}
-
-decimal from_cents(int64_t cents) {
-  decimal::mantissa_t scale = 1;
-  for (int i = 0; i < decimal::kScale - 2; ++i) scale *= 10;
-  return decimal::from_units(static_cast<decimal::mantissa_t>(cents) * scale);
-}
-
-// floor(amount x points_per_dollar) for a non-negative amount; nullopt when out of range.
-std::optional<int64_t> accrued_points(decimal amount, const std::string& points_per_dollar) {
-  std::optional<decimal> rate = decimal::parse(points_per_dollar);
-  if (!rate) return std::nullopt;
-  std::optional<decimal> product = decimal::multiply(amount, *rate);
-  if (!product) return std::nullopt;
-  decimal::mantissa_t scale = 1;
-  for (int i = 0; i < decimal::kScale; ++i) scale *= 10;
-  const decimal::mantissa_t points = product->units() / scale;  // non-negative: truncation = floor
-  if (points > INT64_MAX) return std::nullopt;
-  return static_cast<int64_t>(points);
 }
 
 // The points experience a points product spends (contract 1.2 default: the first of `points`).
@@ -279,7 +237,7 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
       if (!merchant) return error{500, "the caller's merchant is missing"};
       basket_context context;
       build_context(snap, *request, now, context);
-      decimal amount = context.base - from_cents(row.discount_cents);
+      decimal amount = context.base - decimal_from_cents(row.discount_cents);
       if (amount.is_negative()) amount = decimal();
       std::optional<int64_t> points = accrued_points(amount, merchant->points_per_dollar);
       if (!points) return error{400, "the points this basket accrues are out of range"};

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "account_snapshot.hpp"
+#include "campaigns.hpp"
 #include "decimal.hpp"
 #include "json_body.hpp"
 #include "qualifier.hpp"
@@ -200,6 +201,17 @@ class seeder {
     auto reward = c.find("reward");
     if (reward == c.end() || !reward->is_object()) reject(path + ".reward", "must be an object");
     row.reward_template = reward->dump();
+    // A grant or a trigger must never issue a reward the engine cannot load.
+    const json sample = campaign_reward_record(row, "rw_template_check", "template-check");
+    if (std::optional<std::string> problem = reward_record_problem(sample, row.merchant_id)) {
+      reject(path + ".reward", "is not a valid reward record: " + *problem);
+    }
+    auto trigger = c.find("trigger");
+    if (trigger != c.end() && !trigger->is_null()) {
+      result<purchase_trigger> parsed = parse_purchase_trigger(*trigger, path + ".trigger");
+      if (!parsed) throw invalid_fixture{parsed.err().message};
+      row.purchase_trigger = trigger->dump();
+    }
     count(db_.insert_campaign(row));
   }
 

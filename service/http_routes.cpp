@@ -7,8 +7,10 @@
 #include <string_view>
 
 #include "access_log.hpp"
+#include "http_messages.hpp"
 #include "json_body.hpp"
 #include "qualifier.hpp"
+#include "sandbox_routes.hpp"
 
 namespace lq::service {
 
@@ -19,56 +21,8 @@ constexpr const char* kBasketsPath = "/api/baskets";
 constexpr const char* kAccountPath = "/api/account";
 constexpr size_t kWorkerThreads = 64;
 
-void send_error(httplib::Response& res, const error& e) {
-  res.status = e.code;
-  if (e.code == 401) res.set_header("WWW-Authenticate", "Bearer");
-  res.set_content(render_error(e), "application/json");
-}
-
-void send_json(httplib::Response& res, int status, std::string body) {
-  res.status = status;
-  res.set_content(std::move(body), kLoyaltyMediaType);
-}
-
-std::optional<std::string_view> header(const httplib::Request& req, const char* name) {
-  if (!req.has_header(name)) return std::nullopt;
-  // The value lives in req.headers, which outlives this request's handling.
-  auto it = req.headers.find(name);
-  return std::string_view(it->second);
-}
-
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i];
-    char y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
-// True when one media range of the Accept header (parameters aside) is the v1 type.
-bool accepts_v1(const httplib::Request& req) {
-  for (const auto& [name, value] : req.headers) {
-    if (!equals_ignoring_case(name, "Accept")) continue;
-    std::string_view rest = value;
-    while (!rest.empty()) {
-      const size_t comma = rest.find(',');
-      std::string_view range = rest.substr(0, comma);
-      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-      range = trim(range.substr(0, range.find(';')));
-      if (equals_ignoring_case(range, kLoyaltyMediaType)) return true;
-    }
-  }
-  return false;
+void send_v1(httplib::Response& res, int status, const std::string& body) {
+  send_json(res, status, body, kLoyaltyMediaType);
 }
 
 // Authentication (401) then version negotiation (406), as API spec 5 and 9 order them.
@@ -80,7 +34,7 @@ std::optional<caller> admit(const route_context& context, const httplib::Request
     send_error(res, who.err());
     return std::nullopt;
   }
-  if (!accepts_v1(req)) {
+  if (!accepts_media_type(req, kLoyaltyMediaType)) {
     send_error(res, error{406, std::string("the Accept header must be ") + kLoyaltyMediaType});
     return std::nullopt;
   }
@@ -110,19 +64,6 @@ const char* reason_phrase(int status) {
   }
 }
 
-void method_not_allowed(httplib::Server& server, const char* path, const char* allowed) {
-  auto handler = [allowed](const httplib::Request& req, httplib::Response& res) {
-    res.set_header("Allow", allowed);
-    send_error(res, error{405, req.method + " is not allowed here (allowed: " + allowed + ")"});
-  };
-  const std::string pattern = path;
-  if (std::string_view(allowed) != "GET") server.Get(pattern, handler);
-  if (std::string_view(allowed) != "POST") server.Post(pattern, handler);
-  server.Put(pattern, handler);
-  server.Patch(pattern, handler);
-  server.Delete(pattern, handler);
-}
-
 }  // namespace
 
 void install_routes(httplib::Server& server, const route_context& context) {
@@ -149,7 +90,7 @@ void install_routes(httplib::Server& server, const route_context& context) {
     // The raw body goes to the engine: its reader enforces the depth limit and names fields.
     result<std::string> answer = (*view)->engine.qualify_json(req.body, context.clock.now());
     if (!answer) return send_error(res, answer.err());
-    send_json(res, 200, std::move(answer.value()));
+    send_v1(res, 200, answer.value());
   });
 
   server.Get(kAccountPath, [&context](const httplib::Request& req, httplib::Response& res) {
@@ -157,7 +98,7 @@ void install_routes(httplib::Server& server, const route_context& context) {
     if (!who) return;
     result<std::shared_ptr<const account_view>> view = context.accounts.get(who->user_id);
     if (!view) return send_error(res, view.err());
-    send_json(res, 200, (*view)->snapshot_json);
+    send_v1(res, 200, (*view)->snapshot_json);
   });
 
   server.Post(kBasketsPath, [&context](const httplib::Request& req, httplib::Response& res) {
@@ -165,12 +106,14 @@ void install_routes(httplib::Server& server, const route_context& context) {
     if (!who) return;
     result<basket_outcome> outcome = context.baskets.submit(*who, req.body);
     if (!outcome) return send_error(res, outcome.err());
-    send_json(res, outcome->created ? 201 : 200, render_basket(*outcome));
+    send_v1(res, outcome->created ? 201 : 200, render_basket(*outcome));
   });
 
-  method_not_allowed(server, kQualifyingPath, "POST");
-  method_not_allowed(server, kBasketsPath, "POST");
-  method_not_allowed(server, kAccountPath, "GET");
+  reject_other_methods(server, kQualifyingPath, false, true);
+  reject_other_methods(server, kBasketsPath, false, true);
+  reject_other_methods(server, kAccountPath, true, false);
+
+  install_sandbox_routes(server, context.auth, context.sandbox);
 
   // Every other failure (404, 413, a malformed request line) in the same body shape.
   server.set_error_handler(
@@ -182,7 +125,7 @@ void install_routes(httplib::Server& server, const route_context& context) {
         return httplib::Server::HandlerResponse::Handled;
       }));
   server.set_exception_handler(
-      [](const httplib::Request&, httplib::Response& res, std::exception_ptr thrown) {
+      [](const httplib::Request&, httplib::Response& res, const std::exception_ptr& thrown) {
         try {
           if (thrown) std::rethrow_exception(thrown);
         } catch (const std::exception& e) {

@@ -1,4 +1,5 @@
-// The HTTP face: routes of the loyalty API (API spec 4.1, 5, 7, 9) and the error bodies.
+// The HTTP face: routes of the loyalty API (API spec 4.1, 5, 7, 9), the consumer API's sandbox
+// operations (sandbox_routes.hpp) and the error bodies.
 #pragma once
 
 #include <httplib.h>
@@ -6,6 +7,7 @@
 #include "account_cache.hpp"
 #include "auth.hpp"
 #include "baskets.hpp"
+#include "sandbox.hpp"
 #include "service_clock.hpp"
 
 namespace lq::service {
@@ -18,6 +20,7 @@ struct route_context {
   account_cache& accounts;
   basket_service& baskets;
   const service_clock& clock;
+  sandbox_service* sandbox;  // nullptr in production mode: the sandbox operations are 404
 };
 
 /// Installs the routes, the size limit, the error bodies and the access log on `server`.

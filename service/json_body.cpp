@@ -25,6 +25,9 @@ result<json> parse_json_limited(std::string_view text, const char* what) {
   } catch (const json::parse_error& e) {
     return error{400,
                  std::string(what) + " is not valid JSON (at byte " + std::to_string(e.byte) + ")"};
+  } catch (const json::out_of_range&) {
+    // e.g. 1e400: beyond a double, so beyond every decimal the service accepts.
+    return error{400, std::string(what) + " holds a number out of range"};
   }
 }
 

@@ -1,5 +1,6 @@
 // The local loyalty service: parses options, opens (and migrates) the SQLite file, seeds it from
-// the fixture, then serves the loyalty API until SIGTERM or SIGINT.
+// the fixture, then serves the loyalty API (and, in sandbox mode, the consumer API's sandbox
+// operations) until SIGTERM or SIGINT.
 #include <pthread.h>
 #include <signal.h>
 
@@ -7,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,6 +23,7 @@
 #include "http_routes.hpp"
 #include "migrations.hpp"
 #include "options.hpp"
+#include "sandbox.hpp"
 #include "service_clock.hpp"
 #include "store.hpp"
 
@@ -88,9 +91,15 @@ int serve(const options& opts) {
   accrual_worker accrual(db, accounts);
   basket_service baskets(db, accounts, clock, opts.effective_processing_delay_ms(),
                          [&accrual] { accrual.notify(); });
+  // The consumer API's sandbox operations exist in sandbox mode only (API spec 9).
+  std::optional<sandbox_service> sandbox;
+  if (opts.mode == service_mode::sandbox) {
+    sandbox.emplace(db, accounts, clock, opts.effective_processing_delay_ms(),
+                    [&accrual] { accrual.notify(); });
+  }
 
   httplib::Server server;
-  const route_context context{auth, accounts, baskets, clock};
+  const route_context context{auth, accounts, baskets, clock, sandbox ? &*sandbox : nullptr};
   install_routes(server, context);
 
   int port = opts.port;

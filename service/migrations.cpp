@@ -108,6 +108,14 @@ CREATE TABLE points_ledger (
 );
 CREATE INDEX points_ledger_by_user ON points_ledger(user_id);
 )sql",
+    // 2: the sandbox operations (API spec 4.2-4.5): purchase-triggered campaigns, and which
+    // purchase issued a triggered reward.
+    R"sql(
+ALTER TABLE campaigns ADD COLUMN purchase_trigger TEXT;   -- JSON (docs/service.md) or NULL
+ALTER TABLE rewards ADD COLUMN trigger_purchase_id INTEGER REFERENCES purchases(id);
+CREATE INDEX rewards_by_campaign ON rewards(user_id, campaign_id);
+CREATE INDEX purchases_by_user ON purchases(user_id, landed_at);
+)sql",
 };
 
 static_assert(sizeof kMigrations / sizeof kMigrations[0] == kSchemaVersion,

@@ -91,7 +91,7 @@ bool store::insert_points_balance(const std::string& user_id, const points_row& 
 bool store::insert_reward(const reward_insert& row) {
   statement insert = db_.prepare(
       "INSERT OR IGNORE INTO rewards (id, user_id, merchant_id, state, record, campaign_id, "
-      "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+      "created_at, trigger_purchase_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   insert.bind(1, row.id).bind(2, row.user_id).bind(3, row.merchant_id).bind(4, row.state);
   insert.bind(5, row.record);
   if (row.campaign_id) {
@@ -99,7 +99,13 @@ bool store::insert_reward(const reward_insert& row) {
   } else {
     insert.bind_null(6);
   }
-  insert.bind(7, row.created_at).run();
+  insert.bind(7, row.created_at);
+  if (row.trigger_purchase_id) {
+    insert.bind(8, *row.trigger_purchase_id);
+  } else {
+    insert.bind_null(8);
+  }
+  insert.run();
   return db_.changes() > 0;
 }
 
@@ -115,12 +121,13 @@ bool store::insert_points_product(const std::string& id, const std::string& merc
 
 bool store::insert_campaign(const campaign_row& row) {
   db_.prepare(
-         "INSERT OR IGNORE INTO campaigns (id, external_uid_hashid, merchant_id, reward_template) "
-         "VALUES (?, ?, ?, ?)")
+         "INSERT OR IGNORE INTO campaigns (id, external_uid_hashid, merchant_id, reward_template, "
+         "purchase_trigger) VALUES (?, ?, ?, ?, ?)")
       .bind(1, row.id)
       .bind(2, row.external_uid_hashid)
       .bind(3, row.merchant_id)
       .bind(4, row.reward_template)
+      .bind(5, row.purchase_trigger)
       .run();
   return db_.changes() > 0;
 }
@@ -129,6 +136,13 @@ std::vector<user_row> store::users() {
   std::vector<user_row> rows;
   statement q = db_.prepare("SELECT id, merchant_id, access_token FROM users ORDER BY id");
   while (q.step()) rows.push_back({q.text(0), q.text(1), q.text(2)});
+  return rows;
+}
+
+std::vector<client_row> store::clients() {
+  std::vector<client_row> rows;
+  statement q = db_.prepare("SELECT client_id, merchant_id FROM clients ORDER BY client_id");
+  while (q.step()) rows.push_back({q.text(0), q.optional_text(1)});
   return rows;
 }
 
@@ -193,6 +207,64 @@ std::vector<offer_row> store::points_products_of(const std::string& merchant_id)
   q.bind(1, merchant_id);
   while (q.step()) rows.push_back({q.text(0), "", q.text(1)});
   return rows;
+}
+
+std::vector<reward_origin_row> store::rewards_with_origin_of(const std::string& user_id,
+                                                             const std::string& merchant_id) {
+  std::vector<reward_origin_row> rows;
+  statement q = db_.prepare(
+      "SELECT r.id, r.state, r.record, c.external_uid_hashid, r.created_at, r.redeemed_at "
+      "FROM rewards r LEFT JOIN campaigns c ON c.id = r.campaign_id "
+      "WHERE r.user_id = ? AND r.merchant_id = ? ORDER BY r.created_at, r.id");
+  q.bind(1, user_id).bind(2, merchant_id);
+  while (q.step()) {
+    rows.push_back(
+        {q.text(0), q.text(1), q.text(2), q.optional_text(3), q.text(4), q.optional_text(5)});
+  }
+  return rows;
+}
+
+namespace {
+
+constexpr const char* kCampaignColumns =
+    "id, external_uid_hashid, merchant_id, reward_template, purchase_trigger";
+
+campaign_row read_campaign(const statement& q) {
+  return campaign_row{q.integer(0), q.text(1), q.text(2), q.text(3), q.optional_text(4)};
+}
+
+}  // namespace
+
+std::optional<campaign_row> store::campaign_by_hashid(const std::string& external_uid_hashid) {
+  statement q = db_.prepare(std::string("SELECT ") + kCampaignColumns +
+                            " FROM campaigns WHERE external_uid_hashid = ?");
+  q.bind(1, external_uid_hashid);
+  if (!q.step()) return std::nullopt;
+  return read_campaign(q);
+}
+
+std::optional<campaign_row> store::campaign_by_id(int64_t id) {
+  statement q =
+      db_.prepare(std::string("SELECT ") + kCampaignColumns + " FROM campaigns WHERE id = ?");
+  q.bind(1, id);
+  if (!q.step()) return std::nullopt;
+  return read_campaign(q);
+}
+
+std::vector<campaign_row> store::triggered_campaigns_of(const std::string& merchant_id) {
+  std::vector<campaign_row> rows;
+  statement q = db_.prepare(std::string("SELECT ") + kCampaignColumns +
+                            " FROM campaigns WHERE merchant_id = ? AND purchase_trigger IS NOT "
+                            "NULL ORDER BY id");
+  q.bind(1, merchant_id);
+  while (q.step()) rows.push_back(read_campaign(q));
+  return rows;
+}
+
+bool store::has_campaign_reward(const std::string& user_id, int64_t campaign_id) {
+  statement q = db_.prepare("SELECT 1 FROM rewards WHERE user_id = ? AND campaign_id = ? LIMIT 1");
+  q.bind(1, user_id).bind(2, campaign_id);
+  return q.step();
 }
 
 std::optional<basket_row> store::basket(const std::string& user_id, const std::string& id) {
@@ -338,6 +410,27 @@ bool store::land_purchase(const purchase_row& row, int64_t now_ms, const std::st
       .bind(6, at)
       .run();
   return true;
+}
+
+std::vector<purchase_row> store::landed_purchases_of(const std::string& user_id) {
+  std::vector<purchase_row> rows;
+  statement q = db_.prepare(std::string("SELECT ") + kPurchaseColumns +
+                            " FROM purchases WHERE user_id = ? AND landed_at IS NOT NULL "
+                            "ORDER BY landed_at DESC, id DESC");
+  q.bind(1, user_id);
+  while (q.step()) rows.push_back(read_purchase(q));
+  return rows;
+}
+
+std::vector<std::pair<int64_t, std::string>> store::triggered_rewards_of(
+    const std::string& user_id) {
+  std::vector<std::pair<int64_t, std::string>> rows;
+  statement q = db_.prepare(
+      "SELECT trigger_purchase_id, id FROM rewards WHERE user_id = ? AND trigger_purchase_id IS "
+      "NOT NULL ORDER BY trigger_purchase_id, id");
+  q.bind(1, user_id);
+  while (q.step()) rows.emplace_back(q.integer(0), q.text(1));
+  return rows;
 }
 
 }  // namespace lq::service

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sqlite.hpp"
@@ -53,6 +54,7 @@ struct reward_insert {
   std::string record;
   std::optional<int64_t> campaign_id;
   std::string created_at;
+  std::optional<int64_t> trigger_purchase_id;  // the purchase whose landing issued it
 };
 
 struct campaign_row {
@@ -60,6 +62,22 @@ struct campaign_row {
   std::string external_uid_hashid;
   std::string merchant_id;
   std::string reward_template;
+  std::optional<std::string> purchase_trigger;  // JSON, see campaigns.hpp
+};
+
+struct client_row {
+  std::string client_id;
+  std::optional<std::string> merchant_id;  // nullopt: any merchant
+};
+
+/// A reward with where it came from, for the sandbox's GET /rewards.
+struct reward_origin_row {
+  std::string id;
+  std::string state;
+  std::string record;
+  std::optional<std::string> campaign_hashid;
+  std::string created_at;
+  std::optional<std::string> redeemed_at;
 };
 
 struct basket_row {
@@ -115,6 +133,7 @@ class store {
 
   // Reads.
   std::vector<user_row> users();
+  std::vector<client_row> clients();
   std::vector<merchant_row> merchants();
   std::optional<merchant_row> merchant(const std::string& id);
   std::optional<user_row> user(const std::string& id);
@@ -122,6 +141,16 @@ class store {
   std::vector<points_row> points_of(const std::string& user_id);
   std::vector<offer_row> rewards_of(const std::string& user_id, const std::string& merchant_id);
   std::vector<offer_row> points_products_of(const std::string& merchant_id);
+  /// The user's rewards at the merchant with their campaign and times, oldest first.
+  std::vector<reward_origin_row> rewards_with_origin_of(const std::string& user_id,
+                                                        const std::string& merchant_id);
+
+  // Campaigns.
+  std::optional<campaign_row> campaign_by_hashid(const std::string& external_uid_hashid);
+  std::optional<campaign_row> campaign_by_id(int64_t id);
+  /// The merchant's campaigns that have a purchase trigger.
+  std::vector<campaign_row> triggered_campaigns_of(const std::string& merchant_id);
+  bool has_campaign_reward(const std::string& user_id, int64_t campaign_id);
 
   // Baskets.
   std::optional<basket_row> basket(const std::string& user_id, const std::string& id);
@@ -141,6 +170,10 @@ class store {
   std::vector<purchase_row> due_purchases(int64_t now_ms);
   /// Credits a pending purchase's points and marks it landed; false when it already landed.
   bool land_purchase(const purchase_row& row, int64_t now_ms, const std::string& at);
+  /// The user's landed purchases, the most recently landed first.
+  std::vector<purchase_row> landed_purchases_of(const std::string& user_id);
+  /// (purchase id, reward id) of every reward a purchase of the user triggered.
+  std::vector<std::pair<int64_t, std::string>> triggered_rewards_of(const std::string& user_id);
 
  private:
   std::mutex mutex_;

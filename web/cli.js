@@ -8,6 +8,7 @@ import process from 'node:process';
 import { createQualifier, QualifyError } from './index.js';
 
 const USAGE = `usage: loyalty-qualifier <qualify|explain> --snapshot FILE --request FILE [--now ISO]
+       loyalty-qualifier sandbox <grant|purchase|purchases|wait|rewards> ... (see: sandbox --help)
 
   qualify   print the qualifying rewards and points products (API spec 2.2)
   explain   print every offer with its discount and failing rules (contract section 4)
@@ -91,6 +92,10 @@ function printError(code, message) {
 }
 
 async function main(argv) {
+  if (argv[0] === 'sandbox') {
+    const { runSandboxCli } = await import('./sandbox_cli.js');
+    return runSandboxCli(argv.slice(1));
+  }
   let options;
   try {
     options = parseArguments(argv);

@@ -162,3 +162,5 @@ export function createQualifier(
 
 /** Leak checks: live wasm snapshot handles and the wasm memory size in bytes. */
 export function diagnostics(): Promise<{ liveHandles: number; wasmMemoryBytes: number }>;
+
+export * from './clients.js';

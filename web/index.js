@@ -252,3 +252,9 @@ export async function diagnostics() {
   const module = await loadModule();
   return { liveHandles: module.live_handle_count(), wasmMemoryBytes: module.HEAPU8.byteLength };
 }
+
+// The HTTP clients (types: web/clients.d.ts): the loyalty API, local-first qualifying, the sandbox.
+export { LoyaltyClient, NETWORK_ERROR, TIMEOUT, isServiceUnavailable } from './loyalty_client.js';
+export * from './hybrid_qualifier.js';
+export * from './snapshot_store.js';
+export * from './sandbox_client.js';

@@ -99,10 +99,11 @@ export function credentialsOf(userId) {
 /**
  * Starts the service and resolves once its first stdout line (the base URL) is read.
  * options: db (required), fixture (default the demo fixture; null for none), delay (seconds),
- * now (true = FIXED_NOW, or an RFC 3339 string), mode, args (extra arguments).
+ * now (true = FIXED_NOW, or an RFC 3339 string), mode, port (default 0: any free one; a restart
+ * can reuse the port of a stopped service), args (extra arguments).
  */
 export async function startService(options) {
-  const args = ['--port', '0', '--db', options.db];
+  const args = ['--port', String(options.port ?? 0), '--db', options.db];
   const fixtureFile = options.fixture === undefined ? fixturePath : options.fixture;
   if (fixtureFile !== null) args.push('--fixture', fixtureFile);
   if (options.delay !== undefined) args.push('--processing-delay', String(options.delay));
@@ -207,6 +208,41 @@ export const qualifying = (service, as, body, extra = {}) =>
 export const account = (service, as, extra = {}) => call(service, 'GET', '/api/account', { as, ...extra });
 export const basket = (service, as, body, extra = {}) =>
   call(service, 'POST', '/api/baskets', { as, body, ...extra });
+
+/** The fixture client of a user's merchant (the X-ClientId of the sandbox operations). */
+export function clientIdOf(userId) {
+  const user = fixture.users.find((u) => u.id === userId);
+  return fixture.clients.find((c) => c.merchant_id === user.merchant_id).client_id;
+}
+
+/**
+ * One consumer API sandbox call (API spec 4.2-4.5, 5, 9). `as`: a fixture user id (its token and
+ * its merchant's client); `token`, `clientId`, `version` (Accept-Version, default v4.0) and
+ * `accept` (default application/json) override, null leaving the header out.
+ * Resolves { status, body, text, headers } as call() does.
+ */
+export async function consumer(service, method, route, { as, token, clientId, version, accept, body, raw, headers } = {}) {
+  const h = { ...(headers ?? {}) };
+  const bearer = token !== undefined ? token : as && credentialsOf(as).token;
+  const client = clientId !== undefined ? clientId : as && clientIdOf(as);
+  if (bearer !== undefined && bearer !== null) h.Authorization = `Bearer ${bearer}`;
+  if (client !== undefined && client !== null) h['X-ClientId'] = client;
+  if (version !== null) h['Accept-Version'] = version ?? 'v4.0';
+  if (accept !== null) h.Accept = accept ?? 'application/json';
+  let payload;
+  if (raw !== undefined) payload = raw;
+  else if (body !== undefined) payload = JSON.stringify(body);
+  if (payload !== undefined) h['Content-Type'] = 'application/json';
+  const res = await fetch(service.url + route, { method, headers: h, body: payload, signal: AbortSignal.timeout(15_000) });
+  const text = await res.text();
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, body: parsed, text, headers: res.headers };
+}
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -198,6 +198,11 @@ describe('400', () => {
       assertError(await counted(basket(service, 'u_1001', body)), 400, message);
     });
   }
+
+  test('baskets: a number beyond any decimal (1e400) is a 400, not a 500', async () => {
+    const res = await counted(call(service, 'POST', '/api/baskets', { as: 'u_1001', raw: '{"id": "status-big-number", "subtotal": 1e400}' }));
+    assertError(res, 400, /number out of range|subtotal/);
+  });
 });
 
 describe('404, 405, 409 and 413', () => {

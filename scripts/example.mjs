@@ -1,4 +1,4 @@
-// `npm start`: builds the wasm module when missing or stale, then runs the CLI on the bundled
+// `npm run example`: builds the wasm module when missing or stale, then runs the CLI on the bundled
 // example (examples/snapshot.json + examples/basket.json). Build chatter goes to stderr, so stdout
 // holds only the answer.
 import { spawnSync } from 'node:child_process';

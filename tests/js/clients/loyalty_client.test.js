@@ -1,0 +1,223 @@
+// LoyaltyClient against the real local service on 127.0.0.1: the API spec's headers, answers
+// equal to the raw HTTP ones, and every failure as a QualifyError: the service's { code,
+// message }, NETWORK_ERROR (0) when nothing answers, TIMEOUT (599) when the answer is too slow.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { QualifyError } from '../../../web/index.js';
+import { LoyaltyClient, NETWORK_ERROR, TIMEOUT } from '../../../web/loyalty_client.js';
+import {
+  account,
+  credentialsOf,
+  qualifying,
+  scratchDir,
+  serviceBinary,
+  startService,
+} from '../../service/harness.js';
+
+const scratch = scratchDir('lq-clients-');
+let service;
+
+before(async () => {
+  serviceBinary();
+  service = await startService({ db: path.join(scratch.dir, 'client.db'), now: true });
+}, { timeout: 900_000 });
+
+after(async () => {
+  if (service) await service.crash();
+  scratch.cleanup();
+});
+
+function clientFor(user, extra = {}) {
+  const { token, key } = credentialsOf(user);
+  return new LoyaltyClient({ baseUrl: service.url, accessToken: token, merchantKey: key, ...extra });
+}
+
+const latte = {
+  redemption_venue: 'instore',
+  order_timestamp: '2026-11-24T13:15:00Z',
+  location_uid: 'harbor-downtown',
+  subtotal: '5.25',
+  items: [{ id: 'latte', name: 'Latte', price: '5.25', categories: ['coffee'] }],
+};
+
+async function rejection(promise) {
+  try {
+    await promise;
+  } catch (e) {
+    return e;
+  }
+  assert.fail('expected a rejection');
+}
+
+/** A loopback port with nothing listening on it. */
+async function closedPort() {
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('answers', () => {
+  test('account() is the snapshot GET /api/account serves', async () => {
+    assert.deepEqual(await clientFor('u_1001').account(), (await account(service, 'u_1001')).body);
+  });
+
+  test('qualify() is the qualifying endpoint\'s answer, for an object or a JSON string', async () => {
+    const client = clientFor('u_1001');
+    const expected = (await qualifying(service, 'u_1001', latte)).body;
+    assert.deepEqual(await client.qualify(latte), expected);
+    assert.deepEqual(await client.qualify(JSON.stringify(latte)), expected);
+    assert.ok(expected.rewards.some((r) => r.id === 'rw_free_latte'));
+  });
+
+  test('saveBasket() creates, then updates, a basket', async () => {
+    const client = clientFor('u_1003');
+    const body = { ...latte, id: 'client-b1', state: 'checkout', rewards: ['rw_1003_welcome'] };
+    assert.deepEqual(await client.saveBasket(body), { id: 'client-b1', state: 'checkout', discount: '3.00' });
+    assert.deepEqual(await client.saveBasket({ ...body, state: 'placed' }), { id: 'client-b1', state: 'placed', discount: '3.00' });
+  });
+
+  test('the API spec\'s headers are sent, and nothing else', async () => {
+    const seen = [];
+    const client = clientFor('u_1001', {
+      baseUrl: `${service.url}/`,
+      fetch: (url, init) => {
+        seen.push({ url, init });
+        return fetch(url, init);
+      },
+    });
+    await client.qualify(latte);
+    await client.account();
+    const { token, key } = credentialsOf('u_1001');
+    assert.equal(seen[0].url, `${service.url}/api/baskets/qualifying`);
+    assert.equal(seen[0].init.method, 'POST');
+    assert.deepEqual(seen[0].init.headers, {
+      Authorization: `Bearer ${token}`,
+      'Merchant-Key': key,
+      Accept: 'application/vnd.service-v1+json',
+      'Content-Type': 'application/json',
+    });
+    assert.equal(seen[1].url, `${service.url}/api/account`);
+    assert.equal(seen[1].init.method, 'GET');
+    assert.equal(seen[1].init.body, undefined);
+    assert.ok(!('Content-Type' in seen[1].init.headers));
+  });
+});
+
+describe('failures are QualifyErrors', () => {
+  test('the service\'s error body: 400, 401, 409', async () => {
+    const cases = [
+      [() => clientFor('u_1001').qualify({ redemption_venue: 'drive-thru' }), 400, /redemption_venue must be one of: instore, online/],
+      [() => clientFor('u_1001').qualify({ items: [{ price: '-1' }] }), 400, /items\[0\]\.price/],
+      [() => clientFor('u_1001', { accessToken: 'at_nobody' }).account(), 401, /bearer token is missing or invalid/],
+      [() => clientFor('u_1001', { merchantKey: credentialsOf('u_2001').key }).account(), 401, /Merchant-Key header is missing or invalid/],
+      [() => clientFor('u_1003').saveBasket({ id: 'client-new', state: 'completed' }), 409, /does not exist yet/],
+    ];
+    for (const [call, code, message] of cases) {
+      const e = await rejection(call());
+      assert.ok(e instanceof QualifyError, String(e));
+      assert.equal(e.name, 'QualifyError');
+      assert.equal(e.code, code);
+      assert.match(e.message, message);
+      assert.deepEqual(Object.keys(e.toJSON()), ['code', 'message']);
+    }
+  });
+
+  test('a basket that is not an object is a 400 before any request', async () => {
+    const e = await rejection(clientFor('u_1001', { fetch: () => assert.fail('no request') }).qualify([1]));
+    assert.equal(e.code, 400);
+  });
+
+  test('nothing listening: NETWORK_ERROR (0), naming the URL', async () => {
+    const port = await closedPort();
+    const client = new LoyaltyClient({ baseUrl: `http://127.0.0.1:${port}`, accessToken: 'a', merchantKey: 'b' });
+    const e = await rejection(client.qualify(latte));
+    assert.ok(e instanceof QualifyError);
+    assert.equal(e.code, NETWORK_ERROR);
+    assert.equal(NETWORK_ERROR, 0);
+    assert.match(e.message, new RegExp(`POST http://127\\.0\\.0\\.1:${port}/api/baskets/qualifying: cannot reach the service \\(ECONNREFUSED\\)`));
+    assert.ok(e.cause, 'the underlying error is kept as cause');
+  });
+
+  test('an answer slower than timeoutMs: TIMEOUT (599), for a silent server and a stalled body', async () => {
+    const sockets = new Set();
+    const server = http.createServer((req, res) => {
+      if (req.url === '/api/account') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"schema_version"'); // and never the rest
+      }
+      // Anything else: no answer at all.
+    });
+    server.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new LoyaltyClient({ baseUrl: `http://127.0.0.1:${server.address().port}`, accessToken: 'a', merchantKey: 'b', timeoutMs: 150 });
+      for (const call of [() => client.qualify(latte), () => client.account()]) {
+        const started = Date.now();
+        const e = await rejection(call());
+        assert.ok(e instanceof QualifyError, String(e));
+        assert.equal(e.code, TIMEOUT);
+        assert.equal(TIMEOUT, 599);
+        assert.match(e.message, /no answer within 150 ms/);
+        assert.ok(Date.now() - started < 5_000);
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  test('an error status without the JSON body keeps its status', async () => {
+    const client = new LoyaltyClient({
+      baseUrl: 'http://127.0.0.1:9',
+      accessToken: 'a',
+      merchantKey: 'b',
+      fetch: async () => ({ ok: false, status: 502, statusText: 'Bad Gateway', text: async () => '<html>proxy down</html>' }),
+    });
+    const e = await rejection(client.account());
+    assert.equal(e.code, 502);
+    assert.match(e.message, /502 Bad Gateway: <html>proxy down<\/html>/);
+    const garbled = new LoyaltyClient({
+      baseUrl: 'http://127.0.0.1:9',
+      accessToken: 'a',
+      merchantKey: 'b',
+      fetch: async () => ({ ok: true, status: 200, statusText: 'OK', text: async () => 'not json' }),
+    });
+    assert.equal((await rejection(garbled.account())).code, 502);
+  });
+
+  test('an abort signal rejects with its reason', async () => {
+    const controller = new AbortController();
+    const client = clientFor('u_1001', {
+      fetch: (url, init) => new Promise((_, reject) => init.signal.addEventListener('abort', () => reject(new Error('aborted')))),
+    });
+    const pending = client.account({ signal: controller.signal });
+    controller.abort(new Error('user left the page'));
+    const e = await rejection(pending);
+    assert.equal(e.message, 'user left the page');
+    assert.ok(!(e instanceof QualifyError));
+  });
+});
+
+test('options are checked', () => {
+  const good = { baseUrl: 'http://127.0.0.1:1', accessToken: 'a', merchantKey: 'b' };
+  assert.throws(() => new LoyaltyClient(), TypeError);
+  assert.throws(() => new LoyaltyClient({ ...good, baseUrl: 'not a url' }), /baseUrl must be an absolute URL/);
+  assert.throws(() => new LoyaltyClient({ ...good, accessToken: '' }), /accessToken/);
+  assert.throws(() => new LoyaltyClient({ ...good, merchantKey: undefined }), /merchantKey/);
+  assert.throws(() => new LoyaltyClient({ ...good, fetch: 'fetch' }), /fetch must be a function/);
+  assert.throws(() => new LoyaltyClient({ ...good, timeoutMs: 0 }), /timeoutMs/);
+  const client = new LoyaltyClient({ ...good, baseUrl: 'http://127.0.0.1:1///' });
+  assert.equal(client.baseUrl, 'http://127.0.0.1:1');
+  assert.match(client.identity, /^[0-9a-f]{8}$/);
+  assert.notEqual(client.identity, new LoyaltyClient({ ...good, accessToken: 'c' }).identity);
+  assert.ok(!JSON.stringify(client).includes('a'), 'secrets are private fields');
+});

@@ -1,0 +1,187 @@
+// web/clients.d.ts: it type-checks with tsc (strict, exactOptionalPropertyTypes) beside
+// web/index.d.ts as `export * from './clients.js'` would combine them, and it declares exactly
+// the values the JS modules export (the internal transport helpers aside).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, test } from 'node:test';
+
+import { root, scratchDir } from '../../service/harness.js';
+
+const scratch = scratchDir('lq-types-');
+after(() => scratch.cleanup());
+
+const USAGE = `
+import {
+  CONSUMER_API_VERSION,
+  HybridQualifier,
+  LoyaltyClient,
+  NETWORK_ERROR,
+  QualifyError,
+  SANDBOX_POLL_SCHEDULE,
+  SandboxClient,
+  TIMEOUT,
+  createQualifier,
+  defaultSnapshotStore,
+  encodeQuery,
+  fileSnapshotStore,
+  indexedDbSnapshotStore,
+  isServiceUnavailable,
+  localStorageSnapshotStore,
+  memorySnapshotStore,
+  pollDelays,
+  purchaseMatcher,
+  type ConfirmResult,
+  type DivergenceEvent,
+  type QualifyResult,
+  type SandboxPurchase,
+  type SandboxReward,
+  type SnapshotStore,
+  type WaitProgress,
+} from './package.js';
+
+export async function usage(): Promise<void> {
+  const client = new LoyaltyClient({ baseUrl: 'http://127.0.0.1:8080', accessToken: 't', merchantKey: 'k', timeoutMs: 5000, fetch });
+  const answer: QualifyResult = await client.qualify({ subtotal: '5.00', items: [{ id: 'latte', price: 5 }] });
+  const snapshot = await client.account({ signal: AbortSignal.timeout(1000) });
+  const saved = await client.saveBasket({ id: 'b-1', state: 'billed', rewards: ['rw_1'], subtotal: 5 });
+  const discount: string = saved.discount;
+  const identity: string = client.identity;
+
+  const stores: SnapshotStore[] = [
+    memorySnapshotStore(),
+    localStorageSnapshotStore({ storage: localStorage, prefix: 'x:' }),
+    indexedDbSnapshotStore({ indexedDB, databaseName: 'db' }),
+    fileSnapshotStore({ directory: '/tmp/x' }),
+    defaultSnapshotStore(),
+  ];
+  await indexedDbSnapshotStore().close();
+
+  const hybrid = new HybridQualifier({
+    client,
+    snapshot,
+    store: stores[0]!,
+    maxAgeMs: 60_000,
+    now: () => Date.now(),
+    qualifierOptions: { now: () => new Date() },
+    onDivergence: (event: DivergenceEvent) => console.log(event.local?.rewards.length, event.remote.points_products),
+  });
+  await hybrid.ready();
+  const local: QualifyResult = await hybrid.qualify({ items: [] });
+  const confirmed: ConfirmResult = await hybrid.confirm('{"subtotal": 3}');
+  if (confirmed.source === 'local') {
+    const provisional: true = confirmed.provisional;
+    const code: number = confirmed.error.code;
+    console.log(provisional, code);
+  } else {
+    const provisional: false = confirmed.provisional;
+    console.log(provisional);
+  }
+  const info = hybrid.snapshotInfo();
+  if (info) console.log(info.ageMs, info.expired, info.savedAt);
+  await hybrid.refresh();
+  hybrid.dispose();
+
+  const sandbox = new SandboxClient({ sandboxApiUrl: 'http://127.0.0.1:8080', accessToken: 't', clientId: 'c' });
+  const reward: SandboxReward = await sandbox.grantReward({ campaign_id: 'cmp_Hb7dQ2', user_id: 'u_1' });
+  const campaign: string | null = reward.campaign_id;
+  await sandbox.simulatePurchase({ merchant_id: 'm', location_id: 'loc', user_id: 'u_1', amount: '12.50', purchased_at: '2026-11-24T08:00:00-05:00' });
+  await sandbox.simulatePurchase({ merchant_id: 'm', user_id: 'u_1', amount: 3 });
+  const purchases: SandboxPurchase[] = await sandbox.listPurchases({ location_ids: ['loc'], sources: ['sandbox'], limit: 5 });
+  const rewards: SandboxReward[] = await sandbox.listRewards({ states: ['redeemable', 'redeemed'] });
+  const controller = new AbortController();
+  const landed: SandboxPurchase | null = await sandbox.waitForPurchase(
+    { user_id: 'u_1', amount: 12.5 },
+    {
+      signal: controller.signal,
+      schedule: { firstDelayMs: 60_000 },
+      timers: { setTimeout, clearTimeout, now: Date.now },
+      filters: { purchased_since: '2026-11-24T00:00:00Z' },
+      onProgress: (event: WaitProgress) => {
+        if (event.type === 'waiting') console.log(event.delayMs, event.nextPollAt);
+        if (event.type === 'found') console.log(event.purchase.id);
+        if (event.type === 'poll-failed') console.log(event.error.code);
+        console.log(event.attempt, event.elapsedMs, event.totalMs);
+      },
+    },
+  );
+  await sandbox.waitForPurchase((p) => p.points > 10);
+  const delays: number[] = pollDelays({ ...SANDBOX_POLL_SCHEDULE, totalMs: 1000 });
+  const query: string = encodeQuery({ states: ['a', 'b'], limit: 3, skip: undefined });
+  const matches: boolean = purchaseMatcher({ amount: '1.00' })(purchases[0]!);
+  const version: 'v4.0' = CONSUMER_API_VERSION;
+  const codes: [0, 599] = [NETWORK_ERROR, TIMEOUT];
+
+  try {
+    await createQualifier(snapshot);
+  } catch (e) {
+    if (isServiceUnavailable(e)) {
+      const unavailable: QualifyError = e;
+      console.log(unavailable.code);
+    }
+  }
+  console.log(answer, discount, identity, local, campaign, rewards, landed, delays, query, matches, version, codes);
+}
+`;
+
+const ERRORS = `
+import { HybridQualifier, LoyaltyClient, SandboxClient } from './package.js';
+const client = new LoyaltyClient({ baseUrl: 'x', accessToken: 't', merchantKey: 'k' });
+// @ts-expect-error merchantKey is required
+new LoyaltyClient({ baseUrl: 'x', accessToken: 't' });
+// @ts-expect-error the client must be able to qualify and read the account
+new HybridQualifier({ client: {} });
+// @ts-expect-error campaign_id is a string (the hashid), never the numeric program id
+new SandboxClient({ sandboxApiUrl: 'x', accessToken: 't', clientId: 'c' }).grantReward({ campaign_id: 41001, user_id: 'u' });
+// @ts-expect-error states is an array filter
+new SandboxClient({ sandboxApiUrl: 'x', accessToken: 't', clientId: 'c' }).listRewards({ states: [{}] });
+console.log(client);
+`;
+
+test('web/clients.d.ts type-checks beside web/index.d.ts', { timeout: 120_000 }, (t) => {
+  const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+  if (!existsSync(tsc)) {
+    t.skip('typescript is not installed (npm ci)');
+    return;
+  }
+  const dir = scratch.dir;
+  const web = path.join(root, 'web').split(path.sep).join('/');
+  writeFileSync(path.join(dir, 'package.d.ts'), `export * from '${web}/index.js';\nexport * from '${web}/clients.js';\n`);
+  writeFileSync(path.join(dir, 'usage.ts'), USAGE);
+  writeFileSync(path.join(dir, 'errors.ts'), ERRORS);
+  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      strict: true,
+      noEmit: true,
+      target: 'es2022',
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      lib: ['es2022', 'dom'],
+      types: [],
+      exactOptionalPropertyTypes: true,
+      noUnusedLocals: true,
+      skipLibCheck: false,
+    },
+    files: ['package.d.ts', 'usage.ts', 'errors.ts', `${web}/clients.d.ts`],
+  }));
+  const result = spawnSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+});
+
+test('the declared values are exactly the ones the modules export', async () => {
+  const declared = new Set();
+  const text = readFileSync(path.join(root, 'web/clients.d.ts'), 'utf8');
+  for (const match of text.matchAll(/^export (?:declare )?(?:const|class|function) (\w+)/gm)) declared.add(match[1]);
+  const exported = new Set();
+  for (const file of ['loyalty_client.js', 'hybrid_qualifier.js', 'snapshot_store.js', 'sandbox_client.js']) {
+    for (const name of Object.keys(await import(`../../../web/${file}`))) {
+      assert.ok(!exported.has(name), `${name} is exported twice (export * would drop it)`);
+      exported.add(name);
+    }
+  }
+  const internal = new Set(['clientOptions', 'requestJson']);
+  assert.deepEqual([...exported].filter((n) => !internal.has(n)).sort(), [...declared].sort());
+  const index = await import('../../../web/index.js');
+  for (const name of exported) assert.ok(!(name in index) || internal.has(name), `${name} clashes with web/index.js`);
+});

@@ -1,0 +1,382 @@
+// Types of the HTTP clients of the loyalty-qualifier package (hand-written): LoyaltyClient,
+// HybridQualifier with its snapshot stores, and SandboxClient. web/index.d.ts re-exports them.
+import type {
+  Decimal,
+  QualifierOptions,
+  QualifyError,
+  QualifyRequest,
+  QualifyResult,
+  RewardEntity,
+  Snapshot,
+} from './index.js';
+
+// ---------------------------------------------------------------------------------------------
+// Transport
+
+/** QualifyError code of a request that reached no service (refused, DNS, offline, CORS). */
+export declare const NETWORK_ERROR: 0;
+/** QualifyError code of a request that got no complete answer within `timeoutMs`. */
+export declare const TIMEOUT: 599;
+
+/** True for NETWORK_ERROR, TIMEOUT and 5xx QualifyErrors: failures that say nothing about the request. */
+export function isServiceUnavailable(error: unknown): error is QualifyError;
+
+/** What the clients pass to `fetch`. */
+export interface FetchInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+/** The part of a fetch Response the clients read. */
+export interface FetchResponse {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  text(): Promise<string>;
+}
+
+/** globalThis.fetch, or anything that answers like it. */
+export type FetchLike = (input: string, init: FetchInit) => Promise<FetchResponse>;
+
+export interface RequestOptions {
+  /** Aborts the request; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+// ---------------------------------------------------------------------------------------------
+// LoyaltyClient
+
+export interface LoyaltyClientOptions {
+  /** The loyalty API, e.g. http://127.0.0.1:8080 (the local service's base URL). */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <accessToken>`. */
+  accessToken: string;
+  /** Sent as `Merchant-Key`. */
+  merchantKey: string;
+  /** Default: globalThis.fetch, looked up at each call. */
+  fetch?: FetchLike;
+  /** Per request; default 10000. A request without an answer by then fails with TIMEOUT. */
+  timeoutMs?: number;
+}
+
+export type BasketState = 'checkout' | 'placed' | 'billed' | 'completed' | 'voided' | 'refunded';
+
+/** The basket create/update body of the local service: the qualifying body plus these fields. */
+export interface BasketBody extends QualifyRequest {
+  id: string;
+  state?: BasketState;
+  /** At most one id in `rewards` and `points_products` together. */
+  rewards?: string[];
+  points_products?: string[];
+}
+
+export interface BasketResponse {
+  id: string;
+  state: BasketState;
+  /** The offer's discount on this basket, e.g. "5.25"; "0.00" without an offer. */
+  discount: string;
+}
+
+/**
+ * The loyalty API of one user at one merchant. Every failure rejects with QualifyError: the
+ * service's { code, message } (400, 401, 406, 409, 413 ...), NETWORK_ERROR (0) or TIMEOUT (599).
+ */
+export declare class LoyaltyClient {
+  constructor(options: LoyaltyClientOptions);
+  /** The base URL without a trailing slash. */
+  readonly baseUrl: string;
+  /** A fingerprint of (base URL, merchant key, token): the default snapshot store key. */
+  readonly identity: string;
+  /** POST /api/baskets/qualifying (API spec 4.1). */
+  qualify(basket: QualifyRequest | string, options?: RequestOptions): Promise<QualifyResult>;
+  /** GET /api/account: the account snapshot (contract section 1). */
+  account(options?: RequestOptions): Promise<Snapshot>;
+  /** POST /api/baskets: creates or updates a basket. */
+  saveBasket(body: BasketBody | string, options?: RequestOptions): Promise<BasketResponse>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshot stores
+
+/** A stored snapshot; `savedAt` is epoch milliseconds. */
+export interface StoredSnapshot {
+  snapshot: Snapshot;
+  savedAt: number;
+}
+
+/** Where HybridQualifier keeps snapshots; every method may be synchronous or return a Promise. */
+export interface SnapshotStore {
+  load(key: string): StoredSnapshot | null | undefined | Promise<StoredSnapshot | null | undefined>;
+  save(key: string, entry: StoredSnapshot): void | Promise<void>;
+  remove(key: string): void | Promise<void>;
+  readonly kind?: string;
+}
+
+/** The Web Storage methods the localStorage store uses. */
+export interface StorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/** The IndexedDB factory the IndexedDB store uses (globalThis.indexedDB). */
+export interface IndexedDbFactoryLike {
+  open(name: string, version?: number): unknown;
+}
+
+export interface IndexedDbSnapshotStore extends SnapshotStore {
+  /** Closes the database connection; it reopens on the next use. */
+  close(): Promise<void>;
+}
+
+export interface FileSnapshotStore extends SnapshotStore {
+  readonly directory: string;
+}
+
+/** In memory only: nothing survives the process (HybridQualifier's default). */
+export function memorySnapshotStore(): SnapshotStore;
+/** Web Storage (default globalThis.localStorage), one JSON string per key under `prefix`. */
+export function localStorageSnapshotStore(options?: { storage?: StorageLike; prefix?: string }): SnapshotStore;
+/** IndexedDB (default database "loyalty-qualifier", object store "snapshots"). */
+export function indexedDbSnapshotStore(options?: {
+  indexedDB?: IndexedDbFactoryLike;
+  databaseName?: string;
+  storeName?: string;
+}): IndexedDbSnapshotStore;
+/** Node: one JSON file per key in `directory`, written atomically; node:fs is loaded on first use. */
+export function fileSnapshotStore(options: { directory: string }): FileSnapshotStore;
+/** IndexedDB, else localStorage, else (Node) files under ~/.cache/loyalty-qualifier, else memory. */
+export function defaultSnapshotStore(options?: { directory?: string }): SnapshotStore;
+
+// ---------------------------------------------------------------------------------------------
+// HybridQualifier
+
+/** What HybridQualifier needs of its client (a LoyaltyClient). */
+export interface QualifyingClient {
+  qualify(basket: QualifyRequest | string): Promise<QualifyResult>;
+  account(): Promise<Snapshot>;
+  readonly identity?: string;
+}
+
+/** Told when the service's answer differs from the local one (after the snapshot refresh). */
+export interface DivergenceEvent {
+  basket: QualifyRequest | string;
+  /** The local answer, or null when the local engine rejected the basket (see localError). */
+  local: QualifyResult | null;
+  localError: unknown;
+  remote: QualifyResult;
+  /** Why the snapshot could not be refreshed, or null when it was. */
+  refreshError: unknown;
+}
+
+export interface HybridQualifierOptions {
+  client: QualifyingClient;
+  /** A snapshot to start from (saved to the store); default: the stored one, else the service's. */
+  snapshot?: Snapshot;
+  /** Default memorySnapshotStore(); see defaultSnapshotStore() for persistence. */
+  store?: SnapshotStore;
+  /** Age after which a snapshot is expired: a stored one is not used, one in use is refreshed. Default 900000 (15 min). */
+  maxAgeMs?: number;
+  /** Must not throw: an exception rejects the confirm() that called it. */
+  onDivergence?: (event: DivergenceEvent) => void;
+  /** The clock of snapshot ages, in epoch milliseconds; default Date.now. */
+  now?: () => number;
+  /** Default: "snapshot:" + client.identity. */
+  storeKey?: string;
+  /** Passed to createQualifier (e.g. its `now`, the clock of requests without order_timestamp). */
+  qualifierOptions?: QualifierOptions;
+}
+
+export type ConfirmResult =
+  | { result: QualifyResult; source: 'remote'; provisional: false }
+  | { result: QualifyResult; source: 'local'; provisional: true; error: QualifyError };
+
+export interface SnapshotInfo {
+  savedAt: number;
+  ageMs: number;
+  expired: boolean;
+}
+
+/** Answers locally at once and confirms with the service. */
+export declare class HybridQualifier {
+  constructor(options: HybridQualifierOptions);
+  /** Loads a snapshot: the option, else a stored unexpired one, else the service's. */
+  ready(): Promise<void>;
+  /** The local answer; rejects with QualifyError (400) for a malformed basket. */
+  qualify(basket: QualifyRequest | string): Promise<QualifyResult>;
+  /**
+   * The service's answer; the local one marked provisional when the service cannot be reached
+   * (NETWORK_ERROR, TIMEOUT, 5xx). Rejects with the service's QualifyError for a 4xx.
+   */
+  confirm(basket: QualifyRequest | string): Promise<ConfirmResult>;
+  /** Fetches, loads and stores the account snapshot now. */
+  refresh(): Promise<Snapshot>;
+  snapshotInfo(): SnapshotInfo | null;
+  /** Frees the engine; later calls reject with QualifyError (410). */
+  dispose(): void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SandboxClient
+
+/** The Accept-Version of the consumer API (API spec 9). */
+export declare const CONSUMER_API_VERSION: 'v4.0';
+
+export interface PollSchedule {
+  /** Wait before the first poll; API spec 8: at least 60000. */
+  firstDelayMs: number;
+  /** Cap of the doubling waits; API spec 8: 300000 (5 minutes). */
+  maxDelayMs: number;
+  /** Give up after this much time in all; API spec 8: about 45 minutes (2700000). */
+  totalMs: number;
+}
+
+/** API spec 8: { firstDelayMs: 60000, maxDelayMs: 300000, totalMs: 2700000 }. */
+export declare const SANDBOX_POLL_SCHEDULE: Readonly<PollSchedule>;
+
+/** The waits of a schedule when polls take no time: 60, 120, 240, 300 x 7, 180 s by default. */
+export function pollDelays(schedule?: Partial<PollSchedule>): number[];
+
+export type QueryScalar = string | number | boolean;
+export type QueryValue = QueryScalar | readonly QueryScalar[] | null | undefined;
+
+/** `?states[]=a&states[]=b&limit=5`: arrays in the bracket convention (API spec 4.5). */
+export function encodeQuery(params?: Record<string, QueryValue>): string;
+
+export interface GrantRequest {
+  /** The hashid form of the program's external_uid; a numeric program id does not resolve. */
+  campaign_id: string;
+  user_id: string;
+}
+
+/** The reward record created by a grant, and each entry of GET /rewards. */
+export interface SandboxReward extends RewardEntity {
+  readonly user_id: string;
+  readonly merchant_id: string;
+  /** The campaign's hashid, or null for a reward that came from no campaign. */
+  readonly campaign_id: string | null;
+  readonly created_at: string;
+  readonly redeemed_at: string | null;
+  readonly [field: string]: unknown;
+}
+
+/** API spec 2.7 (sent wrapped as {"purchase": ...}). */
+export interface PurchaseRequest {
+  merchant_id: string;
+  /** The location hashid (its uid is accepted too); null or absent: no location. */
+  location_id?: string | null;
+  user_id: string;
+  amount: Decimal;
+  /** ISO 8601 with offset; default the service's clock. */
+  purchased_at?: string;
+}
+
+/** A landed purchase (GET /purchases). */
+export interface SandboxPurchase {
+  id: string;
+  source: 'sandbox' | 'basket';
+  merchant_id: string;
+  location_id: string | null;
+  user_id: string;
+  basket_id: string | null;
+  /** Exact decimal text, e.g. "12.50". */
+  amount: string;
+  points: number;
+  points_experience_id: string;
+  purchased_at: string;
+  received_at: string;
+  landed_at: string;
+  /** Rewards the campaigns it triggered issued. */
+  triggered_rewards: string[];
+}
+
+export interface PurchaseFilters {
+  ids?: readonly string[];
+  location_ids?: readonly string[];
+  sources?: readonly ('sandbox' | 'basket')[];
+  /** Inclusive, ISO 8601 with offset. */
+  purchased_since?: string;
+  /** Exclusive, ISO 8601 with offset. */
+  purchased_before?: string;
+  /** 1 to 1000; default 100. */
+  limit?: number | string;
+  [name: string]: QueryValue;
+}
+
+export interface RewardFilters {
+  states?: readonly string[];
+  ids?: readonly string[];
+  campaign_ids?: readonly string[];
+  [name: string]: QueryValue;
+}
+
+/** A predicate, or fields a purchase must equal (`amount` by decimal value, `*_at` as instants). */
+export type PurchaseMatch =
+  | ((purchase: SandboxPurchase) => boolean)
+  | { [K in keyof SandboxPurchase]?: SandboxPurchase[K] | number };
+
+export function purchaseMatcher(match: PurchaseMatch): (purchase: SandboxPurchase) => boolean;
+
+export interface PollTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  /** Epoch milliseconds. */
+  now(): number;
+}
+
+interface ProgressBase {
+  /** Polls made so far (for 'waiting': the number of the coming poll). */
+  attempt: number;
+  elapsedMs: number;
+  totalMs: number;
+}
+
+/** One step of waitForPurchase(), for a UI or a CLI to render. */
+export type WaitProgress =
+  | (ProgressBase & { type: 'waiting'; delayMs: number; nextPollAt: number })
+  | (ProgressBase & { type: 'polling' })
+  | (ProgressBase & { type: 'not-found'; seen: number })
+  | (ProgressBase & { type: 'poll-failed'; error: QualifyError })
+  | (ProgressBase & { type: 'found'; purchase: SandboxPurchase })
+  | (ProgressBase & { type: 'gave-up' });
+
+export interface WaitOptions {
+  onProgress?: (event: WaitProgress) => void;
+  signal?: AbortSignal;
+  /** Replaces setTimeout, clearTimeout and the clock (tests run the schedule in milliseconds). */
+  timers?: Partial<PollTimers>;
+  /** Default SANDBOX_POLL_SCHEDULE. */
+  schedule?: Partial<PollSchedule>;
+  /** Sent with every GET /purchases. */
+  filters?: PurchaseFilters;
+}
+
+export interface SandboxClientOptions {
+  /** The consumer API sandbox, e.g. http://127.0.0.1:8080 (the local service in sandbox mode). */
+  sandboxApiUrl: string;
+  /** Sent as `Authorization: Bearer <accessToken>`. */
+  accessToken: string;
+  /** Sent as `X-ClientId`. */
+  clientId: string;
+  fetch?: FetchLike;
+  /** Per request; default 10000. */
+  timeoutMs?: number;
+}
+
+/** The consumer API's sandbox operations; failures reject with QualifyError as LoyaltyClient's. */
+export declare class SandboxClient {
+  constructor(options: SandboxClientOptions);
+  readonly sandboxApiUrl: string;
+  /** POST /rewards/grant: resolves the reward created. */
+  grantReward(request: GrantRequest, options?: RequestOptions): Promise<SandboxReward>;
+  /** POST /purchases: accepted, processed asynchronously (no body). */
+  simulatePurchase(purchase: PurchaseRequest, options?: RequestOptions): Promise<void>;
+  /** GET /purchases: landed purchases, latest first. */
+  listPurchases(filters?: PurchaseFilters, options?: RequestOptions): Promise<SandboxPurchase[]>;
+  /** GET /rewards, e.g. listRewards({ states: ['redeemable', 'redeemed'] }). */
+  listRewards(filters?: RewardFilters, options?: RequestOptions): Promise<SandboxReward[]>;
+  /** Polls per API spec 8; resolves the matching purchase, or null after about 45 minutes. */
+  waitForPurchase(match: PurchaseMatch, options?: WaitOptions): Promise<SandboxPurchase | null>;
+}

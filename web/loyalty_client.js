@@ -1,0 +1,201 @@
+// The loyalty API over HTTP (API spec 4.1, 5, 9, and the local service's account and basket
+// operations): every failure becomes a QualifyError with the service's { code, message }; a
+// network failure and a timeout get their own codes. Runs in Node >= 18 and in browsers.
+import { QualifyError } from './index.js';
+
+/** QualifyError code of a request that reached no service (refused, DNS, offline, CORS). */
+export const NETWORK_ERROR = 0;
+/** QualifyError code of a request that got no complete answer within `timeoutMs`. */
+export const TIMEOUT = 599;
+
+/** True for a failure that says nothing about the request: no answer, a timeout, or a 5xx. */
+export function isServiceUnavailable(error) {
+  return (
+    error instanceof QualifyError &&
+    (error.code === NETWORK_ERROR || error.code === TIMEOUT || (error.code >= 500 && error.code <= 599))
+  );
+}
+
+const LOYALTY_MEDIA_TYPE = 'application/vnd.service-v1+json';
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+function requireText(value, name) {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new TypeError(`${name} must be a non-empty string`);
+  }
+  return value;
+}
+
+/** Validated common options of the HTTP clients (internal). */
+export function clientOptions(options, urlName) {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError('options must be an object');
+  }
+  const url = requireText(options[urlName], urlName);
+  try {
+    new URL(url);
+  } catch {
+    throw new TypeError(`${urlName} must be an absolute URL, e.g. http://127.0.0.1:8080`);
+  }
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+    throw new TypeError('fetch must be a function (default: globalThis.fetch)');
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
+    throw new TypeError('timeoutMs must be a positive number of milliseconds');
+  }
+  return { url: url.replace(/\/+$/, ''), fetch: options.fetch ?? null, timeoutMs };
+}
+
+function causeOf(error) {
+  const cause = error?.cause;
+  return cause?.code ?? cause?.message ?? error?.message ?? String(error);
+}
+
+function withCause(error, cause) {
+  error.cause = cause;
+  return error;
+}
+
+/**
+ * One HTTP exchange with a JSON (or empty) answer (internal: shared by the clients). Resolves the
+ * parsed body (undefined when empty); rejects with QualifyError: the service's { code, message }
+ * for an error status, NETWORK_ERROR or TIMEOUT when no answer came, or the `signal`'s reason
+ * when the caller aborted.
+ */
+export async function requestJson({ fetch, url, method = 'GET', headers = {}, body, timeoutMs, signal }) {
+  const fetchImpl = fetch ?? globalThis.fetch;
+  if (typeof fetchImpl !== 'function') {
+    throw new QualifyError(NETWORK_ERROR, 'no fetch() in this environment: pass options.fetch');
+  }
+  signal?.throwIfAborted?.();
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onAbort = () => controller.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const where = `${method} ${url}`;
+  const failure = (error) => {
+    if (signal?.aborted) return signal.reason ?? error;
+    if (timedOut) {
+      return withCause(new QualifyError(TIMEOUT, `${where}: no answer within ${timeoutMs} ms`), error);
+    }
+    if (error instanceof QualifyError) return error;
+    return withCause(new QualifyError(NETWORK_ERROR, `${where}: cannot reach the service (${causeOf(error)})`), error);
+  };
+  let response;
+  let text;
+  try {
+    response = await fetchImpl.call(globalThis, url, { method, headers, body, signal: controller.signal });
+    text = await response.text();
+  } catch (e) {
+    throw failure(e);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+  let parsed;
+  if (text.length > 0) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+  }
+  if (!response.ok) {
+    if (parsed && typeof parsed.message === 'string') {
+      throw new QualifyError(Number.isInteger(parsed.code) ? parsed.code : response.status, parsed.message);
+    }
+    const reason = `${response.status} ${response.statusText}`.trim();
+    throw new QualifyError(response.status, `${where}: ${reason}${text ? `: ${text.slice(0, 200)}` : ''}`);
+  }
+  if (text.length > 0 && parsed === undefined) {
+    throw new QualifyError(502, `${where}: the answer is not JSON: ${text.slice(0, 200)}`);
+  }
+  return parsed;
+}
+
+function jsonText(value, what) {
+  if (typeof value === 'string') return value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new QualifyError(400, `${what} must be a JSON object or a JSON string`);
+  }
+  return JSON.stringify(value);
+}
+
+// FNV-1a (32 bit) as hex: tells stored snapshots apart without storing the secrets themselves.
+function fingerprint(text) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; ++i) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/**
+ * The loyalty API of one user at one merchant: qualifying dry runs, the account snapshot and
+ * basket create/update, with the API spec's headers (Authorization, Merchant-Key, Accept).
+ */
+export class LoyaltyClient {
+  #url;
+  #fetch;
+  #timeoutMs;
+  #accessToken;
+  #merchantKey;
+
+  constructor(options) {
+    const common = clientOptions(options, 'baseUrl');
+    this.#url = common.url;
+    this.#fetch = common.fetch;
+    this.#timeoutMs = common.timeoutMs;
+    this.#accessToken = requireText(options.accessToken, 'accessToken');
+    this.#merchantKey = requireText(options.merchantKey, 'merchantKey');
+  }
+
+  /** The base URL, without a trailing slash. */
+  get baseUrl() {
+    return this.#url;
+  }
+
+  /** A short fingerprint of (base URL, merchant key, token): the default snapshot store key. */
+  get identity() {
+    return fingerprint(`${this.#url}\n${this.#merchantKey}\n${this.#accessToken}`);
+  }
+
+  /** POST /api/baskets/qualifying: the qualifying rewards and points products (API spec 2.2). */
+  async qualify(basket, { signal } = {}) {
+    return this.#call('POST', '/api/baskets/qualifying', jsonText(basket, 'basket'), signal);
+  }
+
+  /** GET /api/account: the account snapshot, exactly what createQualifier() accepts. */
+  async account({ signal } = {}) {
+    return this.#call('GET', '/api/account', undefined, signal);
+  }
+
+  /** POST /api/baskets: creates or updates a basket; resolves { id, state, discount }. */
+  async saveBasket(body, { signal } = {}) {
+    return this.#call('POST', '/api/baskets', jsonText(body, 'basket'), signal);
+  }
+
+  #call(method, path, body, signal) {
+    const headers = {
+      Authorization: `Bearer ${this.#accessToken}`,
+      'Merchant-Key': this.#merchantKey,
+      Accept: LOYALTY_MEDIA_TYPE,
+    };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    return requestJson({
+      fetch: this.#fetch,
+      url: this.#url + path,
+      method,
+      headers,
+      body,
+      timeoutMs: this.#timeoutMs,
+      signal,
+    });
+  }
+}

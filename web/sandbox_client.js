@@ -1,0 +1,259 @@
+// The consumer API's sandbox operations (API spec 2.6, 2.7, 4.2-4.5, 5, 8, 9): grant a reward,
+// simulate a purchase, list purchases and rewards, and wait for a purchase to land with the
+// polling schedule of API spec 8. Runs in Node >= 18 and in browsers.
+import { clientOptions, isServiceUnavailable, requestJson } from './loyalty_client.js';
+
+/** The consumer API version sent as Accept-Version (API spec 9). */
+export const CONSUMER_API_VERSION = 'v4.0';
+
+/**
+ * API spec 8: first poll after 60 s, then waits doubling up to 5 minutes, giving up after about
+ * 45 minutes in total (the last wait is shortened so that the last poll falls at 45:00).
+ */
+export const SANDBOX_POLL_SCHEDULE = Object.freeze({ firstDelayMs: 60_000, maxDelayMs: 300_000, totalMs: 45 * 60_000 });
+
+function checkSchedule(schedule) {
+  const merged = { ...SANDBOX_POLL_SCHEDULE, ...(schedule ?? {}) };
+  for (const name of ['firstDelayMs', 'maxDelayMs', 'totalMs']) {
+    const value = merged[name];
+    if (typeof value !== 'number' || !Number.isFinite(value) || !(value > 0)) {
+      throw new TypeError(`schedule.${name} must be a positive number of milliseconds`);
+    }
+  }
+  return merged;
+}
+
+/**
+ * The waits before each poll of waitForPurchase() when every poll is instantaneous: with the
+ * default schedule 60, 120, 240, 300 × 7 and 180 seconds (11 polls, the last at 45:00).
+ */
+export function pollDelays(schedule) {
+  const { firstDelayMs, maxDelayMs, totalMs } = checkSchedule(schedule);
+  const delays = [];
+  let elapsed = 0;
+  let next = Math.min(firstDelayMs, maxDelayMs);
+  while (elapsed < totalMs) {
+    const wait = Math.min(next, totalMs - elapsed);
+    delays.push(wait);
+    elapsed += wait;
+    next = Math.min(next * 2, maxDelayMs);
+  }
+  return delays;
+}
+
+/**
+ * A query string in the bracket convention of API spec 4.5: an array is `name[]=a&name[]=b`,
+ * one `name[]` per value; anything else is `name=value`, one string (commas are not split).
+ * undefined and null are left out; an empty array cannot be expressed and is a TypeError.
+ */
+export function encodeQuery(params = {}) {
+  const parts = [];
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      if (value.length === 0) {
+        throw new TypeError(`${name} must not be an empty array: an empty filter cannot be sent (leave it out to match everything)`);
+      }
+      for (const item of value) parts.push(`${encodeURIComponent(name)}[]=${encodeURIComponent(String(item))}`);
+    } else {
+      parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+    }
+  }
+  return parts.length === 0 ? '' : `?${parts.join('&')}`;
+}
+
+// "012.50" -> "12.5": decimals compare by value, whatever their notation.
+function decimalKey(value) {
+  const text = String(value).trim();
+  const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text);
+  if (match === null || (match[2] === '' && (match[3] ?? '') === '')) return `text:${text}`;
+  const whole = match[2].replace(/^0+/, '') || '0';
+  const fraction = (match[3] ?? '').replace(/0+$/, '');
+  const negative = match[1] === '-' && (whole !== '0' || fraction !== '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+function sameField(name, actual, expected) {
+  if (name === 'amount') return decimalKey(actual) === decimalKey(expected);
+  if (name.endsWith('_at') && typeof actual === 'string' && typeof expected === 'string') {
+    const a = Date.parse(actual);
+    const b = Date.parse(expected);
+    if (!Number.isNaN(a) && !Number.isNaN(b)) return a === b;
+  }
+  return actual === expected;
+}
+
+/**
+ * A predicate over purchases: a function is used as is; an object matches purchases whose every
+ * named field equals it (`amount` by decimal value, `*_at` fields as instants).
+ */
+export function purchaseMatcher(match) {
+  if (typeof match === 'function') return match;
+  if (match === null || typeof match !== 'object' || Array.isArray(match)) {
+    throw new TypeError('match must be a function or an object of purchase fields, e.g. { user_id, amount }');
+  }
+  const expected = Object.entries(match).filter(([, value]) => value !== undefined);
+  return (purchase) => expected.every(([name, value]) => sameField(name, purchase?.[name], value));
+}
+
+function sleep(ms, timers, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      timers.clearTimeout(handle);
+      reject(signal.reason);
+    };
+    const handle = timers.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function timersOf(timers) {
+  const chosen = {
+    setTimeout: timers?.setTimeout ?? ((fn, ms) => globalThis.setTimeout(fn, ms)),
+    clearTimeout: timers?.clearTimeout ?? ((handle) => globalThis.clearTimeout(handle)),
+    now: timers?.now ?? (() => Date.now()),
+  };
+  for (const [name, fn] of Object.entries(chosen)) {
+    if (typeof fn !== 'function') throw new TypeError(`timers.${name} must be a function`);
+  }
+  return chosen;
+}
+
+/**
+ * The consumer API sandbox of one user: `Authorization: Bearer`, `X-ClientId`,
+ * `Accept-Version: v4.0` and `Accept: application/json` on every request.
+ */
+export class SandboxClient {
+  #url;
+  #fetch;
+  #timeoutMs;
+  #accessToken;
+  #clientId;
+
+  constructor(options) {
+    const common = clientOptions(options, 'sandboxApiUrl');
+    this.#url = common.url;
+    this.#fetch = common.fetch;
+    this.#timeoutMs = common.timeoutMs;
+    for (const name of ['accessToken', 'clientId']) {
+      if (typeof options[name] !== 'string' || options[name].length === 0) {
+        throw new TypeError(`${name} must be a non-empty string`);
+      }
+    }
+    this.#accessToken = options.accessToken;
+    this.#clientId = options.clientId;
+  }
+
+  /** The sandbox API URL, without a trailing slash. */
+  get sandboxApiUrl() {
+    return this.#url;
+  }
+
+  /**
+   * POST /rewards/grant { campaign_id, user_id }: issues the campaign's reward to the user.
+   * `campaign_id` is the hashid form of the program's external_uid (a numeric program id does
+   * not resolve). Resolves the reward record created.
+   */
+  async grantReward({ campaign_id, user_id } = {}, { signal } = {}) {
+    const answer = await this.#call('POST', '/rewards/grant', JSON.stringify({ campaign_id, user_id }), signal);
+    return answer?.reward;
+  }
+
+  /**
+   * POST /purchases {"purchase": {merchant_id, location_id, user_id, amount, purchased_at}}:
+   * accepted (no body) and processed asynchronously; it lands after the sandbox delay.
+   */
+  async simulatePurchase(purchase, { signal } = {}) {
+    if (purchase === null || typeof purchase !== 'object' || Array.isArray(purchase)) {
+      throw new TypeError('purchase must be an object { merchant_id, location_id, user_id, amount, purchased_at }');
+    }
+    await this.#call('POST', '/purchases', JSON.stringify({ purchase }), signal);
+  }
+
+  /** GET /purchases: the user's landed purchases, latest first; arrays use `name[]`. */
+  async listPurchases(filters = {}, { signal } = {}) {
+    const answer = await this.#call('GET', `/purchases${encodeQuery(filters)}`, undefined, signal);
+    return answer?.purchases ?? [];
+  }
+
+  /** GET /rewards: the user's rewards, e.g. listRewards({ states: ['redeemable'] }). */
+  async listRewards(filters = {}, { signal } = {}) {
+    const answer = await this.#call('GET', `/rewards${encodeQuery(filters)}`, undefined, signal);
+    return answer?.rewards ?? [];
+  }
+
+  /**
+   * Polls GET /purchases until a purchase matches (resolves it) or the schedule runs out
+   * (resolves null): first poll after 60 s, waits doubling to a 5-minute cap, about 45 minutes
+   * in all (API spec 8). A poll that fails for want of the service is retried at the next
+   * step; a 4xx rejects. `onProgress` gets one event per step; `timers` replaces
+   * setTimeout/clearTimeout/now (tests); `signal` aborts the wait.
+   */
+  async waitForPurchase(match, { onProgress, signal, timers, schedule, filters } = {}) {
+    const matches = purchaseMatcher(match);
+    const clock = timersOf(timers);
+    const { firstDelayMs, maxDelayMs, totalMs } = checkSchedule(schedule);
+    if (onProgress !== undefined && typeof onProgress !== 'function') {
+      throw new TypeError('onProgress must be a function');
+    }
+    const started = clock.now();
+    const elapsed = () => clock.now() - started;
+    const emit = (event) => onProgress?.({ ...event, elapsedMs: elapsed(), totalMs });
+    let next = Math.min(firstDelayMs, maxDelayMs);
+    let attempt = 0;
+    for (;;) {
+      const remaining = totalMs - elapsed();
+      if (remaining <= 0) {
+        emit({ type: 'gave-up', attempt });
+        return null;
+      }
+      const delayMs = Math.min(next, remaining);
+      emit({ type: 'waiting', attempt: attempt + 1, delayMs, nextPollAt: clock.now() + delayMs });
+      await sleep(delayMs, clock, signal);
+      attempt += 1;
+      emit({ type: 'polling', attempt });
+      let purchases = null;
+      try {
+        purchases = await this.listPurchases(filters ?? {}, { signal });
+      } catch (e) {
+        if (signal?.aborted || !isServiceUnavailable(e)) throw e;
+        emit({ type: 'poll-failed', attempt, error: e });
+      }
+      if (purchases !== null) {
+        const found = purchases.find((p) => matches(p));
+        if (found !== undefined) {
+          emit({ type: 'found', attempt, purchase: found });
+          return found;
+        }
+        emit({ type: 'not-found', attempt, seen: purchases.length });
+      }
+      next = Math.min(next * 2, maxDelayMs);
+    }
+  }
+
+  async #call(method, path, body, signal) {
+    const headers = {
+      Authorization: `Bearer ${this.#accessToken}`,
+      'X-ClientId': this.#clientId,
+      'Accept-Version': CONSUMER_API_VERSION,
+      Accept: 'application/json',
+    };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    return requestJson({
+      fetch: this.#fetch,
+      url: this.#url + path,
+      method,
+      headers,
+      body,
+      timeoutMs: this.#timeoutMs,
+      signal,
+    });
+  }
+}

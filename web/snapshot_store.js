@@ -1,0 +1,187 @@
+// Where HybridQualifier keeps account snapshots between runs. A store holds entries
+// { snapshot, savedAt } (savedAt: epoch milliseconds) by key; every method may return a value or
+// a Promise. The Node file store loads node:fs only when used, so browsers never see it.
+
+function checkKey(key) {
+  if (typeof key !== 'string' || key.length === 0) throw new TypeError('key must be a non-empty string');
+  return key;
+}
+
+// A stored entry, or null when the value is missing or not an entry.
+function entryOf(value) {
+  if (value === null || typeof value !== 'object') return null;
+  if (value.snapshot === null || typeof value.snapshot !== 'object') return null;
+  if (typeof value.savedAt !== 'number' || !Number.isFinite(value.savedAt)) return null;
+  return { snapshot: value.snapshot, savedAt: value.savedAt };
+}
+
+function parseEntry(text) {
+  if (typeof text !== 'string') return null;
+  try {
+    return entryOf(JSON.parse(text));
+  } catch {
+    return null;
+  }
+}
+
+/** Entries in memory only (the default of HybridQualifier): nothing survives the process. */
+export function memorySnapshotStore() {
+  const entries = new Map();
+  return {
+    kind: 'memory',
+    load: (key) => entries.get(checkKey(key)) ?? null,
+    save: (key, entry) => {
+      entries.set(checkKey(key), entryOf(structuredClone(entry)));
+    },
+    remove: (key) => {
+      entries.delete(checkKey(key));
+    },
+  };
+}
+
+/** Entries in a Web Storage object (default globalThis.localStorage), one JSON string per key. */
+export function localStorageSnapshotStore({ storage = globalThis.localStorage, prefix = 'loyalty-qualifier:' } = {}) {
+  if (!storage || typeof storage.getItem !== 'function') {
+    throw new TypeError('localStorageSnapshotStore needs a Storage (localStorage is not available here)');
+  }
+  return {
+    kind: 'localStorage',
+    load: (key) => parseEntry(storage.getItem(prefix + checkKey(key))),
+    save: (key, entry) => {
+      storage.setItem(prefix + checkKey(key), JSON.stringify(entry));
+    },
+    remove: (key) => {
+      storage.removeItem(prefix + checkKey(key));
+    },
+  };
+}
+
+function promised(request) {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** Entries in an IndexedDB object store (default database "loyalty-qualifier", store "snapshots"). */
+export function indexedDbSnapshotStore({
+  indexedDB = globalThis.indexedDB,
+  databaseName = 'loyalty-qualifier',
+  storeName = 'snapshots',
+} = {}) {
+  if (!indexedDB || typeof indexedDB.open !== 'function') {
+    throw new TypeError('indexedDbSnapshotStore needs an IDBFactory (indexedDB is not available here)');
+  }
+  let opened = null;
+  const database = () => {
+    if (opened === null) {
+      const request = indexedDB.open(databaseName, 1);
+      request.onupgradeneeded = () => {
+        if (!request.result.objectStoreNames.contains(storeName)) request.result.createObjectStore(storeName);
+      };
+      opened = promised(request).catch((e) => {
+        opened = null;
+        throw e;
+      });
+    }
+    return opened;
+  };
+  const run = async (mode, action) => {
+    const db = await database();
+    const transaction = db.transaction(storeName, mode);
+    const result = promised(action(transaction.objectStore(storeName)));
+    result.catch(() => {}); // a failed request also fails the transaction, reported below
+    await new Promise((resolve, reject) => {
+      transaction.oncomplete = resolve;
+      transaction.onerror = () => reject(transaction.error);
+      transaction.onabort = () => reject(transaction.error);
+    });
+    return result;
+  };
+  return {
+    kind: 'indexedDB',
+    load: async (key) => entryOf(await run('readonly', (store) => store.get(checkKey(key)))),
+    save: async (key, entry) => {
+      await run('readwrite', (store) => store.put(entryOf(entry), checkKey(key)));
+    },
+    remove: async (key) => {
+      await run('readwrite', (store) => store.delete(checkKey(key)));
+    },
+    /** Closes the database connection (it reopens on the next use). */
+    close: async () => {
+      if (opened === null) return;
+      const db = await opened.catch(() => null);
+      opened = null;
+      db?.close();
+    },
+  };
+}
+
+// The specifier is a variable so that bundlers leave this Node-only import alone.
+async function nodeFs() {
+  const fsModule = 'node:fs/promises';
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
+}
+
+/** Entries as JSON files in a directory (Node), one file per key, each written atomically. */
+export function fileSnapshotStore({ directory } = {}) {
+  if (typeof directory !== 'string' || directory.length === 0) {
+    throw new TypeError('fileSnapshotStore needs { directory }');
+  }
+  const fileOf = (key) => `${directory.replace(/[\\/]+$/, '')}/${encodeURIComponent(checkKey(key))}.json`;
+  return {
+    kind: 'file',
+    directory,
+    load: async (key) => {
+      const fs = await nodeFs();
+      try {
+        return parseEntry(await fs.readFile(fileOf(key), 'utf8'));
+      } catch (e) {
+        if (e.code === 'ENOENT') return null;
+        throw e;
+      }
+    },
+    save: async (key, entry) => {
+      const fs = await nodeFs();
+      const file = fileOf(key);
+      await fs.mkdir(directory, { recursive: true });
+      // Write then rename: a reader never sees half a file, even after a crash.
+      const temporary = `${file}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
+      try {
+        await fs.writeFile(temporary, JSON.stringify(entry), { mode: 0o600 });
+        await fs.rename(temporary, file);
+      } catch (e) {
+        await fs.rm(temporary, { force: true });
+        throw e;
+      }
+    },
+    remove: async (key) => {
+      const fs = await nodeFs();
+      await fs.rm(fileOf(key), { force: true });
+    },
+  };
+}
+
+function nodeCacheDirectory() {
+  const env = globalThis.process?.env ?? {};
+  const base = env.XDG_CACHE_HOME || (env.HOME ? `${env.HOME}/.cache` : null) || env.LOCALAPPDATA || null;
+  return base === null ? null : `${base}/loyalty-qualifier`;
+}
+
+/**
+ * The platform's persistent store: IndexedDB, else localStorage (browsers and workers), else
+ * files under $XDG_CACHE_HOME/loyalty-qualifier or ~/.cache/loyalty-qualifier (Node), else memory.
+ */
+export function defaultSnapshotStore({ directory } = {}) {
+  if (globalThis.indexedDB && typeof globalThis.indexedDB.open === 'function') return indexedDbSnapshotStore();
+  try {
+    if (globalThis.localStorage && typeof globalThis.localStorage.getItem === 'function') {
+      return localStorageSnapshotStore();
+    }
+  } catch {
+    // localStorage can throw on access (opaque origins, blocked storage): try the next one.
+  }
+  const isNode = typeof globalThis.process?.versions?.node === 'string';
+  const folder = directory ?? (isNode ? nodeCacheDirectory() : null);
+  return folder ? fileSnapshotStore({ directory: folder }) : memorySnapshotStore();
+}
