@@ -1,0 +1,463 @@
+// `npm start`: the kiosk demo. Builds what is missing (system packages, the wasm module, the
+// service), starts the local service with the demo fixture on 127.0.0.1, serves web/ statically
+// with /api/* proxied to the service (one origin, so no CORS), and prints the page URL as the
+// first stdout line. Everything else goes to stderr.
+//
+//   node scripts/kiosk.mjs [--port 8080] [--host 127.0.0.1] [--db build/demo.db] [--reset]
+//                          [--fixture fixtures/demo.json] [--processing-delay 5] [--now RFC3339]
+//                          [--verbose] [--smoke]
+//
+// --smoke starts everything, checks the page, the wasm module and the proxied API once, then
+// stops (exit 0 when all is well): the quick start, runnable by CI.
+// Type `stop`, `start` or `quit` (then Enter) on stdin to stop or restart the service while the
+// page keeps running (to try the offline mode). SIGINT/SIGTERM stop the service, then exit.
+import { spawn, spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import process from 'node:process';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const HEALTH_PATH = '/_kiosk/health';
+
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.md': 'text/plain; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
+};
+// Headers that belong to one connection and must not be forwarded by a proxy (RFC 9110 7.6.1).
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+]);
+const ACCESS_LOG_LINE = /^\S+ \S+ "[A-Z]+ \S+" \d{3} \d+ /;
+
+const USAGE = `usage: node scripts/kiosk.mjs [--port N (default 8080, 0 = any)] [--host ADDRESS]
+       [--db FILE] [--reset] [--fixture FILE] [--processing-delay SECONDS] [--now RFC3339] [--verbose]
+       [--smoke]`;
+
+/** The command line as options; throws an Error with a message for a bad one. */
+export function parseArgs(argv) {
+  const options = {
+    port: 8080,
+    host: '127.0.0.1',
+    db: 'build/demo.db',
+    fixture: 'fixtures/demo.json',
+    processingDelay: '5',
+    now: null,
+    reset: false,
+    verbose: false,
+    smoke: false,
+  };
+  const valued = {
+    '--port': 'port',
+    '--host': 'host',
+    '--db': 'db',
+    '--fixture': 'fixture',
+    '--processing-delay': 'processingDelay',
+    '--now': 'now',
+  };
+  for (let i = 0; i < argv.length; ++i) {
+    const arg = argv[i];
+    if (arg === '--reset') options.reset = true;
+    else if (arg === '--verbose') options.verbose = true;
+    else if (arg === '--smoke') options.smoke = true;
+    else if (arg === '--help' || arg === '-h') throw new Error(USAGE);
+    else if (Object.hasOwn(valued, arg)) {
+      if (i + 1 >= argv.length) throw new Error(`${arg} needs a value\n${USAGE}`);
+      options[valued[arg]] = argv[++i];
+    } else {
+      throw new Error(`unknown argument ${arg}\n${USAGE}`);
+    }
+  }
+  const port = Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0..65535\n${USAGE}`);
+  options.port = port;
+  if (!/^\d+(\.\d+)?$/.test(options.processingDelay)) {
+    throw new Error(`--processing-delay must be a number of seconds\n${USAGE}`);
+  }
+  return options;
+}
+
+function log(message) {
+  process.stderr.write(`kiosk: ${message}\n`);
+}
+
+function newestMtime(dir, pattern) {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(file, pattern));
+    else if (pattern.test(entry.name)) newest = Math.max(newest, statSync(file).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when web/dist lacks the wasm module or is older than the engine and binding sources. */
+export function wasmIsStale() {
+  const wasm = path.join(root, 'web/dist/loyalty_qualifier.wasm');
+  const glue = path.join(root, 'web/dist/loyalty_qualifier.mjs');
+  if (!existsSync(wasm) || !existsSync(glue)) return true;
+  const sources = Math.max(
+    newestMtime(path.join(root, 'src'), /\.(cpp|hpp|h)$/),
+    newestMtime(path.join(root, 'wasm'), /\.(cpp|hpp|txt|cmake)$/),
+  );
+  return statSync(wasm).mtimeMs < sources;
+}
+
+function runToStderr(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: ['ignore', 2, 2] });
+  if (result.error) throw new Error(`cannot run ${command}: ${result.error.message}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
+}
+
+/** Installs missing system packages and builds the wasm module when missing or stale. */
+export function buildWhatIsMissing() {
+  runToStderr('bash', ['scripts/ensure-system.sh']);
+  if (wasmIsStale()) {
+    log('building the wasm module (web/dist)');
+    runToStderr(process.execPath, ['scripts/build.mjs', '--only', 'wasm']);
+  }
+}
+
+/**
+ * Starts the service through service/serve.mjs (which rebuilds the binary when stale), or the
+ * binary named by LQ_SERVICE_BIN as is (the override the service tests honour too), and resolves
+ * once it prints its base URL. Returns { url, pid, exited, running(), stop() }.
+ */
+export function startService({ db, fixture, processingDelay, now, verbose = false }) {
+  const args = ['--port', '0', '--host', '127.0.0.1', '--db', db];
+  args.push('--processing-delay', String(processingDelay));
+  if (fixture) args.push('--fixture', fixture);
+  if (now) args.push('--now', now);
+  const stdio = ['ignore', 'pipe', 'pipe'];
+  const binary = process.env.LQ_SERVICE_BIN;
+  const child = binary
+    ? spawn(binary, args, { cwd: root, stdio })
+    : spawn(process.execPath, ['service/serve.mjs', ...args], { cwd: root, stdio });
+  // 'close' also follows a failed spawn (after 'error'), so `exited` always settles.
+  child.once('error', () => {});
+  const exited = new Promise((resolve) => {
+    child.once('close', (code, signal) => resolve({ code, signal }));
+  });
+  const lines = readline.createInterface({ input: child.stderr });
+  lines.on('line', (line) => {
+    if (verbose || !ACCESS_LOG_LINE.test(line)) process.stderr.write(`service: ${line}\n`);
+  });
+  const service = {
+    url: null,
+    pid: child.pid,
+    exited,
+    running: () => child.exitCode === null && child.signalCode === null,
+    /** SIGTERM (passed on to the binary by serve.mjs), SIGKILL after 10 s. */
+    async stop() {
+      if (!service.running()) return exited;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      if (service.url !== null) return;
+      stdout += chunk;
+      const end = stdout.indexOf('\n');
+      if (end >= 0) {
+        service.url = stdout.slice(0, end).trim();
+        resolve(service);
+      }
+    });
+    exited.then(({ code, signal }) => {
+      if (service.url === null)
+        reject(new Error(`the service exited (${code ?? signal}) before printing its URL`));
+    });
+  });
+}
+
+function sendJson(response, status, body) {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
+  response.end(text);
+}
+
+function proxy(request, response, upstream) {
+  if (upstream === null) {
+    sendJson(response, 503, { code: 503, message: 'the loyalty service is not running' });
+    return;
+  }
+  const target = new URL(request.url, upstream);
+  const headers = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (!HOP_BY_HOP.has(name)) headers[name] = value;
+  }
+  const outgoing = http.request(
+    target,
+    { method: request.method, headers, timeout: 30_000 },
+    (answer) => {
+      const back = {};
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (!HOP_BY_HOP.has(name)) back[name] = value;
+      }
+      back['cache-control'] = 'no-store';
+      response.writeHead(answer.statusCode ?? 502, back);
+      answer.pipe(response);
+    },
+  );
+  outgoing.on('timeout', () => outgoing.destroy(new Error('the loyalty service timed out')));
+  outgoing.on('error', (e) => {
+    if (!response.headersSent) {
+      sendJson(response, 503, {
+        code: 503,
+        message: `the loyalty service is not reachable (${e.code ?? e.message})`,
+      });
+    } else {
+      response.destroy();
+    }
+  });
+  request.pipe(outgoing);
+}
+
+function serveStatic(request, response, webRoot) {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response
+      .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' })
+      .end('method not allowed\n');
+    return;
+  }
+  const { pathname } = new URL(request.url, 'http://localhost');
+  if (pathname === '/') {
+    response.writeHead(302, { location: '/kiosk/' }).end();
+    return;
+  }
+  let relative;
+  try {
+    relative = decodeURIComponent(pathname);
+  } catch {
+    response.writeHead(400, { 'content-type': 'text/plain' }).end('bad path\n');
+    return;
+  }
+  let file = path.resolve(webRoot, `.${relative}`);
+  if (file !== webRoot && !file.startsWith(webRoot + path.sep)) {
+    response.writeHead(403, { 'content-type': 'text/plain' }).end('forbidden\n');
+    return;
+  }
+  let stat = statSync(file, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) {
+    if (!pathname.endsWith('/')) {
+      response.writeHead(301, { location: `${pathname}/` }).end();
+      return;
+    }
+    file = path.join(file, 'index.html');
+    stat = statSync(file, { throwIfNoEntry: false });
+  }
+  if (!stat?.isFile()) {
+    response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+    return;
+  }
+  response.writeHead(200, {
+    'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
+    'content-length': stat.size,
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+  });
+  if (request.method === 'HEAD') response.end();
+  else createReadStream(file).pipe(response);
+}
+
+/**
+ * The page server: web/ as static files, /api/* proxied to upstream() (a base URL, or null while
+ * the service is stopped: 503), and GET /_kiosk/health -> { service: "up" | "down" }, always 200,
+ * so that the page can check the service without a failed request in its console.
+ */
+export function createKioskServer({ webRoot = path.join(root, 'web'), upstream }) {
+  const resolvedRoot = path.resolve(webRoot);
+  return http.createServer((request, response) => {
+    const { pathname } = new URL(request.url, 'http://localhost');
+    if (pathname === HEALTH_PATH) {
+      sendJson(response, 200, { service: upstream() === null ? 'down' : 'up' });
+    } else if (pathname === '/api' || pathname.startsWith('/api/')) {
+      proxy(request, response, upstream());
+    } else {
+      serveStatic(request, response, resolvedRoot);
+    }
+  });
+}
+
+/** Fetches what the page needs through the kiosk server, as a browser would; throws on a failure. */
+export async function smokeCheck(origin) {
+  const get = async (route, headers = {}) => {
+    const response = await fetch(`${origin}${route}`, { headers, signal: AbortSignal.timeout(15_000) });
+    if (response.status !== 200) throw new Error(`GET ${route}: HTTP ${response.status}`);
+    return response;
+  };
+  for (const route of ['/kiosk/', '/kiosk/kiosk.js', '/kiosk/kiosk.css', '/kiosk/menu.json', '/index.js',
+    '/loyalty_client.js',
+    '/dist/loyalty_qualifier.mjs', '/dist/loyalty_qualifier.wasm']) {
+    await get(route);
+  }
+  const config = await (await get('/kiosk/config.json')).json();
+  const guest = config.guests[0];
+  const snapshot = await (await get('/api/account', {
+    Authorization: `Bearer ${guest.access_token}`,
+    'Merchant-Key': config.merchants[guest.merchant_id].merchant_key,
+    Accept: 'application/vnd.service-v1+json',
+  })).json();
+  if (snapshot?.user?.id !== guest.user_id) throw new Error(`GET /api/account answered for ${snapshot?.user?.id}`);
+  const { createQualifier } = await import('../web/index.js');
+  const qualifier = await createQualifier(snapshot);
+  const offers = qualifier.qualify({ subtotal: '100.00', items: [{ id: 'latte', price: '4.75' }] });
+  qualifier.dispose();
+  const counts = `${offers.rewards.length} rewards, ${offers.points_products.length} points products`;
+  return `${guest.user_id}: ${counts} on a $100 basket`;
+}
+
+async function main(argv) {
+  let options;
+  try {
+    options = parseArgs(argv);
+  } catch (e) {
+    process.stderr.write(`${e.message}\n`);
+    return 2;
+  }
+  try {
+    buildWhatIsMissing();
+  } catch (e) {
+    log(
+      `${e.message}\nkiosk: the build failed (missing system packages? run: bash scripts/ensure-system.sh)`,
+    );
+    return 1;
+  }
+  const db = path.resolve(root, options.db);
+  mkdirSync(path.dirname(db), { recursive: true });
+  if (options.reset) {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+    log(`reset ${db}`);
+  }
+
+  let service = null;
+  let stopping = false;
+  const serviceOptions = {
+    db,
+    fixture: path.resolve(root, options.fixture),
+    processingDelay: options.processingDelay,
+    now: options.now,
+    verbose: options.verbose,
+  };
+  async function startTheService() {
+    if (service?.running()) return;
+    log('starting the service (building it when stale)');
+    service = await startService(serviceOptions);
+    const started = service;
+    log(`service: ${started.url} (pid ${started.pid})`);
+    started.exited.then(({ code, signal }) => {
+      if (!stopping && service === started)
+        log(`the service stopped (${code ?? signal}); type "start" to restart it`);
+    });
+  }
+  async function stopTheService() {
+    if (!service?.running()) return;
+    const stopped = service;
+    const result = await stopped.stop();
+    log(`service stopped (${result.code ?? result.signal})`);
+  }
+
+  try {
+    await startTheService();
+  } catch (e) {
+    log(e.message);
+    return 1;
+  }
+
+  const server = createKioskServer({ upstream: () => (service?.running() ? service.url : null) });
+  try {
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, resolve);
+    });
+  } catch (e) {
+    log(`cannot listen on ${options.host}:${options.port}: ${e.message} (try --port 0 for any free port)`);
+    await stopTheService();
+    return 1;
+  }
+  const { port } = server.address();
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const pageUrl = `http://${host}:${port}/kiosk/${options.now ? `?now=${encodeURIComponent(options.now)}` : ''}`;
+  process.stdout.write(`${pageUrl}\n`);
+  log(`open ${pageUrl}`);
+  log(`demo data: ${db.startsWith(root + path.sep) ? path.relative(root, db) : db} (npm start -- --reset starts over)`);
+  log('type "stop" or "start" (then Enter) to stop or restart the service; Ctrl+C quits');
+
+  let done;
+  const finished = new Promise((resolve) => {
+    done = resolve;
+  });
+  async function shutdown(why) {
+    if (stopping) return;
+    stopping = true;
+    log(`${why}: stopping`);
+    server.close();
+    server.closeAllConnections?.();
+    await stopTheService();
+    done(0);
+  }
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('exit', () => service?.running() && process.kill(service.pid, 'SIGTERM'));
+
+  if (options.smoke) {
+    let code = 0;
+    try {
+      log(`smoke check passed: ${await smokeCheck(`http://${host}:${port}`)}`);
+    } catch (e) {
+      log(`smoke check failed: ${e.message}`);
+      code = 1;
+    }
+    await shutdown('smoke check done');
+    return code;
+  }
+
+  const commands = readline.createInterface({ input: process.stdin });
+  commands.on('line', (line) => {
+    const command = line.trim().toLowerCase();
+    if (command === 'stop') stopTheService().catch((e) => log(e.message));
+    else if (command === 'start') startTheService().catch((e) => log(e.message));
+    else if (command === 'quit' || command === 'q') shutdown('quit');
+    else if (command !== '') log('commands: stop, start, quit');
+  });
+  // Without a terminal (stdin at EOF) the kiosk keeps running until a signal.
+  const code = await finished;
+  commands.close();
+  process.stdin.destroy();
+  return code;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,70 @@
+// What the Offers panel shows, from one qualify() and one explain() of the same basket:
+// the qualifying offers in the contract's order, the best one, "spend $X more" hints and the
+// reasons the other redeemable offers do not apply.
+import { parseCents } from './money.js';
+
+// Reasons that mean "not yours to use any more": such entries are not shown at all.
+const GONE = new Set(['NOT_REDEEMABLE', 'EXPIRED', 'NOT_OWNED', 'OTHER_MERCHANT']);
+
+function recordsById(snapshot) {
+  const records = new Map();
+  for (const r of snapshot?.rewards ?? []) records.set(`reward:${r.id}`, r);
+  for (const p of snapshot?.points_products ?? []) records.set(`points_product:${p.id}`, p);
+  return records;
+}
+
+/**
+ * snapshot: the account snapshot; qualified: qualify() of the basket; explained: explain() of
+ * the same basket; choice: null (the best), 'none', or an offer id the guest picked.
+ */
+export function offerView(snapshot, qualified, explained, choice = null) {
+  const records = recordsById(snapshot);
+  const entries = new Map(explained.entries.map((e) => [`${e.kind}:${e.id}`, e]));
+  const toOffer = (kind) => (entity) => {
+    const entry = entries.get(`${kind}:${entity.id}`);
+    return {
+      id: entity.id,
+      kind,
+      label: entity.label || entity.id,
+      finePrint: entity.fine_print ?? '',
+      discountCents: parseCents(entry?.discount ?? '0'),
+      points: kind === 'points_product' ? entity.points : null,
+      retireAt: kind === 'reward' ? entity.retire_at : null,
+      best: explained.best === entity.id,
+    };
+  };
+  const offers = [
+    ...qualified.rewards.map(toOffer('reward')),
+    ...qualified.points_products.map(toOffer('points_product')),
+  ];
+
+  let selected = null;
+  if (choice !== 'none') {
+    selected = offers.find((o) => o.id === choice) ?? offers.find((o) => o.best) ?? null;
+  }
+
+  const hints = [];
+  const others = [];
+  for (const entry of explained.entries) {
+    if (entry.qualifies || entry.reasons.some((r) => GONE.has(r.code))) continue;
+    const record = records.get(`${entry.kind}:${entry.id}`);
+    const label = record?.label || entry.id;
+    const belowMinimum = entry.reasons.find((r) => r.code === 'BELOW_MINIMUM');
+    if (belowMinimum && entry.reasons.length === 1) {
+      hints.push({ id: entry.id, kind: entry.kind, label, remainingCents: parseCents(belowMinimum.remaining) });
+      continue;
+    }
+    const reasons = entry.reasons.filter((r) => r.code !== 'EMPTY_BASKET').map((r) => r.message);
+    if (reasons.length > 0) others.push({ id: entry.id, kind: entry.kind, label, reasons });
+  }
+  hints.sort((a, b) => a.remainingCents - b.remainingCents || (a.id < b.id ? -1 : 1));
+  return { offers, selected, hints, others };
+}
+
+/** The guest's wallet: how many rewards are still usable at `now` (ms), and the points balance. */
+export function walletOf(snapshot, now = Date.now()) {
+  const rewards = (snapshot?.rewards ?? []).filter((r) => (r.state ?? 'redeemable') === 'redeemable' &&
+    (r.retire_at === null || r.retire_at === undefined || Date.parse(r.retire_at) > now));
+  const points = snapshot?.points ?? [];
+  return { rewardCount: rewards.length, balance: points.length > 0 ? Number(points[0].balance) : 0 };
+}
