@@ -347,6 +347,12 @@ test('the page is usable by keyboard', { timeout: 60_000 }, async () => {
   await page.locator('#customize-add').focus();
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => !document.getElementById('customize').open);
+  // The basket re-renders after the dialog closes: wait for the line rather than race it.
+  await page
+    .waitForFunction(() => /Cappuccino\s*Oat milk/.test(document.getElementById('lines').textContent), null, {
+      timeout: 10_000,
+    })
+    .catch(() => {});
   assert.match(await page.locator('#lines').textContent(), /Cappuccino\s*Oat milk/);
   await waitForOffers(['rw_oat_milk'], 'a cappuccino with oat milk');
 

@@ -182,6 +182,13 @@ test('the declared values are exactly the ones the modules export', async () => 
   }
   const internal = new Set(['clientOptions', 'requestJson']);
   assert.deepEqual([...exported].filter((n) => !internal.has(n)).sort(), [...declared].sort());
+  // The package root re-exports every public client value as the same binding, and no internal one.
   const index = await import('../../../web/index.js');
-  for (const name of exported) assert.ok(!(name in index) || internal.has(name), `${name} clashes with web/index.js`);
+  for (const file of ['loyalty_client.js', 'hybrid_qualifier.js', 'snapshot_store.js', 'sandbox_client.js']) {
+    const module = await import(`../../../web/${file}`);
+    for (const [name, value] of Object.entries(module)) {
+      if (internal.has(name)) assert.ok(!(name in index), `${name} is internal but exported by web/index.js`);
+      else assert.equal(index[name], value, `web/index.js does not re-export ${name} from ${file}`);
+    }
+  }
 });
