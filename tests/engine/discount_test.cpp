@@ -9,6 +9,7 @@
 
 #include "instant.hpp"
 #include "qualifier.hpp"
+#include "records.hpp"
 
 namespace {
 
@@ -16,13 +17,7 @@ using nlohmann::json;
 using codes = std::vector<std::string>;
 
 json base_snapshot() {
-  return json{{"schema_version", 1},
-              {"generated_at", "2026-03-02T08:00:00Z"},
-              {"merchant", {{"id", "m"}}},
-              {"user", {{"id", "u"}}},
-              {"points", json::array({{{"points_experience_id", "pe"}, {"balance", 300}}})},
-              {"rewards", json::array()},
-              {"points_products", json::array()}};
+  return lq_test::base_snapshot(json::array());
 }
 
 json reward(const json& fields) {

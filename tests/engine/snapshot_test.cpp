@@ -9,53 +9,18 @@
 #include "decimal.hpp"
 #include "instant.hpp"
 #include "qualifier.hpp"
+#include "records.hpp"
 #include "snapshot.hpp"
 
 namespace {
 
+using lq_test::points_product;
+using lq_test::reward;
+
 using nlohmann::json;
 
 json base_snapshot() {
-  return json{{"schema_version", 1},
-              {"generated_at", "2026-03-02T08:00:00Z"},
-              {"merchant", {{"id", "m"}}},
-              {"locations", json::array()},
-              {"user", {{"id", "u"}}},
-              {"points", json::array({{{"points_experience_id", "pe"}, {"balance", 300}}})},
-              {"rewards", json::array()},
-              {"points_products", json::array()}};
-}
-
-json reward(const std::string& id, const json& fields = json::object()) {
-  json r = {{"id", id},
-            {"value", 3},
-            {"minimum", nullptr},
-            {"maximum", nullptr},
-            {"label", id},
-            {"state", "redeemable"},
-            {"type", "amount"},
-            {"products", json::array()},
-            {"fine_print", ""},
-            {"retire_at", nullptr},
-            {"restriction_location_ids", json::array()}};
-  r.update(fields);
-  return r;
-}
-
-json points_product(const std::string& id, int points, const json& fields = json::object()) {
-  json p = {{"id", id},
-            {"points", points},
-            {"value", 1},
-            {"minimum", nullptr},
-            {"maximum", nullptr},
-            {"label", id},
-            {"state", "redeemable"},
-            {"type", "amount"},
-            {"products", json::array()},
-            {"fine_print", ""},
-            {"restriction_location_ids", json::array()}};
-  p.update(fields);
-  return p;
+  return lq_test::base_snapshot(json::array());
 }
 
 lq::snapshot loaded(const json& snap) {
