@@ -1,5 +1,6 @@
 // `npm test`: installs what is missing, builds what is stale, then runs every suite:
-// native Catch2 tests (ctest), JS tests (tests/js/), the local service over HTTP
+// native Catch2 tests (ctest; again under ASan + UBSan), short libFuzzer runs of every parser,
+// JS tests (tests/js/), the local service over HTTP
 // (tests/service/), the kiosk page in Chromium (tests/browser/) and the types (tsc --noEmit).
 // Exits non-zero when any step fails.
 import { spawnSync } from 'node:child_process';
@@ -60,6 +61,15 @@ if (nativeBuilt) {
   );
 } else {
   skip('native tests (ctest)', 'native build failed');
+}
+if (nativeBuilt) {
+  step('native tests under ASan + UBSan (scripts/sanitize.sh)', () =>
+    run('bash', ['scripts/sanitize.sh']),
+  );
+  step('fuzzers, a short run of each (scripts/fuzz.sh)', () => run('bash', ['scripts/fuzz.sh']));
+} else {
+  skip('native tests under ASan + UBSan (scripts/sanitize.sh)', 'native build failed');
+  skip('fuzzers, a short run of each (scripts/fuzz.sh)', 'native build failed');
 }
 if (wasmBuilt && npmReady) {
   step('JS tests (node --test)', () => run(process.execPath, ['--test', 'tests/js/']));

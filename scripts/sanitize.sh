@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The native tests (Catch2 suite, property test, fuzz-corpus and crash replays) built by the "asan"
+# CMake preset: Debug, AddressSanitizer + UndefinedBehaviorSanitizer, no recovery. Any report fails.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake --preset asan >/dev/null  # cheap when configured; repairs a half-configured tree
+cmake --build --preset asan --parallel "$jobs"
+ctest --preset asan
