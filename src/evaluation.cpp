@@ -87,11 +87,7 @@ void build_context(const snapshot& snap, const basket_request& request, instant 
   for (uint32_t line = 0; line < request.items.size(); ++line) {
     const basket_item& item = request.items[line];
     const decimal unit_price = item.price.value_or(decimal());
-    decimal full_price = unit_price;
-    for (const basket_modifier& modifier : item.modifiers) {
-      full_price =
-          decimal::from_units(full_price.units() + modifier.price.value_or(decimal()).units());
-    }
+    const decimal full_price = item.full_price;
     const bool missing = !item.price;
     add_units(context.everything, unit_price, full_price, item.quantity, missing);
     for (const basket_modifier& modifier : item.modifiers) {

@@ -37,7 +37,7 @@ class request_parser {
       if (!read_member(key, request)) return take_error();
     }
     if (reader_.failed() || !reader_.at_end()) return syntax_error();
-    if (!total_in_range(request.items)) {
+    if (!record_full_prices(request.items)) {
       return error{400, "items: the basket total is out of range (at most 10^15)"};
     }
     return request;
@@ -219,16 +219,18 @@ class request_parser {
     return true;
   }
 
-  // Every sum the engine forms is part of this total, so bounding it keeps the arithmetic exact.
-  static bool total_in_range(const std::vector<basket_item>& items) {
+  // Sets each item's full price (so the engine computes it once); false when the basket total
+  // reaches 10^15. Every sum the engine forms is part of this total, so the bound keeps it exact.
+  static bool record_full_prices(std::vector<basket_item>& items) {
     const decimal limit = decimal::from_integer(1000000000000000);
     decimal total;
-    for (const basket_item& item : items) {
+    for (basket_item& item : items) {
       std::optional<decimal> full = item.price.value_or(decimal());
       for (const basket_modifier& modifier : item.modifiers) {
         full = decimal::add(*full, modifier.price.value_or(decimal()));
         if (!full) return false;
       }
+      item.full_price = *full;
       const auto line = decimal::multiply(*full, item.quantity);
       const auto sum = line ? decimal::add(total, *line) : std::nullopt;
       if (!sum || *sum >= limit) return false;

@@ -25,6 +25,7 @@ struct basket_item {
   std::vector<std::string> categories;
   std::vector<basket_modifier> modifiers;  // belong to each unit
   int64_t quantity = 1;
+  decimal full_price;  // price + the modifiers' prices, set by parse_request
 };
 
 struct basket_request {
