@@ -19,7 +19,8 @@ export function isServiceUnavailable(error) {
 const LOYALTY_MEDIA_TYPE = 'application/vnd.service-v1+json';
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-function requireText(value, name) {
+/** A non-empty string option, or a TypeError naming it (internal). */
+export function requireText(value, name) {
   if (typeof value !== 'string' || value.length === 0) {
     throw new TypeError(`${name} must be a non-empty string`);
   }

@@ -1,7 +1,7 @@
 // The consumer API's sandbox operations (API spec 2.6, 2.7, 4.2-4.5, 5, 8, 9): grant a reward,
 // simulate a purchase, list purchases and rewards, and wait for a purchase to land with the
 // polling schedule of API spec 8. Runs in Node >= 18 and in browsers.
-import { clientOptions, isServiceUnavailable, requestJson } from './loyalty_client.js';
+import { clientOptions, isServiceUnavailable, requestJson, requireText } from './loyalty_client.js';
 
 /** The consumer API version sent as Accept-Version (API spec 9). */
 export const CONSUMER_API_VERSION = 'v4.0';
@@ -142,13 +142,8 @@ export class SandboxClient {
     this.#url = common.url;
     this.#fetch = common.fetch;
     this.#timeoutMs = common.timeoutMs;
-    for (const name of ['accessToken', 'clientId']) {
-      if (typeof options[name] !== 'string' || options[name].length === 0) {
-        throw new TypeError(`${name} must be a non-empty string`);
-      }
-    }
-    this.#accessToken = options.accessToken;
-    this.#clientId = options.clientId;
+    this.#accessToken = requireText(options.accessToken, 'accessToken');
+    this.#clientId = requireText(options.clientId, 'clientId');
   }
 
   /** The sandbox API URL, without a trailing slash. */
