@@ -317,7 +317,8 @@ export async function smokeCheck(origin) {
     if (response.status !== 200) throw new Error(`GET ${route}: HTTP ${response.status}`);
     return response;
   };
-  for (const route of ['/kiosk/', '/kiosk/kiosk.js', '/kiosk/kiosk.css', '/kiosk/menu.json', '/index.js',
+  for (const route of ['/kiosk/', '/kiosk/kiosk.js', '/kiosk/kiosk.css', '/kiosk/menu.json', '/qualifier.js',
+    '/qualify_error.js',
     '/loyalty_client.js',
     '/dist/loyalty_qualifier.mjs', '/dist/loyalty_qualifier.wasm']) {
     await get(route);

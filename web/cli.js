@@ -5,7 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import process from 'node:process';
 
-import { createQualifier, QualifyError } from './index.js';
+import { createQualifier } from './qualifier.js';
+import { QualifyError } from './qualify_error.js';
 
 const USAGE = `usage: loyalty-qualifier <qualify|explain> --snapshot FILE --request FILE [--now ISO]
        loyalty-qualifier sandbox <grant|purchase|purchases|wait|rewards> ... (see: sandbox --help)

@@ -1,7 +1,8 @@
 // Local answers at once, confirmed by the service: qualify() runs the engine on a snapshot of the
 // account; confirm() asks the service, falls back to the local answer (marked provisional) when
 // the service cannot be reached, and refreshes the snapshot when the two disagree.
-import { createQualifier, QualifyError } from './index.js';
+import { createQualifier } from './qualifier.js';
+import { QualifyError } from './qualify_error.js';
 import { isServiceUnavailable } from './loyalty_client.js';
 import { memorySnapshotStore } from './snapshot_store.js';
 

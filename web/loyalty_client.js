@@ -1,7 +1,7 @@
 // The loyalty API over HTTP (API spec 4.1, 5, 9, and the local service's account and basket
 // operations): every failure becomes a QualifyError with the service's { code, message }; a
 // network failure and a timeout get their own codes. Runs in Node >= 18 and in browsers.
-import { QualifyError } from './index.js';
+import { QualifyError } from './qualify_error.js';
 
 /** QualifyError code of a request that reached no service (refused, DNS, offline, CORS). */
 export const NETWORK_ERROR = 0;

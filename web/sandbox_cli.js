@@ -1,7 +1,7 @@
 // `loyalty-qualifier sandbox grant|purchase|purchases|wait|rewards ...`: the consumer API's
 // sandbox operations from a terminal, over SandboxClient. Answers are JSON on stdout; errors are
 // the contract body {"code","message"} on stderr; while waiting, a live progress line on stderr.
-import { QualifyError } from './index.js';
+import { QualifyError } from './qualify_error.js';
 import { SANDBOX_POLL_SCHEDULE, SandboxClient } from './sandbox_client.js';
 
 export const SANDBOX_USAGE = `usage: loyalty-qualifier sandbox <command> [options]

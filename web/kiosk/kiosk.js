@@ -5,7 +5,7 @@
 //
 // Query parameters: now=RFC3339 (a fixed clock, for demos and tests), poll=SECONDS (account
 // refresh period), api=BASE (the API base URL), guest=USER_ID (the initial guest).
-import { createQualifier } from '../index.js';
+import { createQualifier } from '../qualifier.js';
 import { Basket } from './basket.js';
 import { formatMoney, parseCents } from './money.js';
 import { offerView, walletOf } from './offers.js';
