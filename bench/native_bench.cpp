@@ -23,7 +23,6 @@
 #include <string>
 #include <vector>
 
-#include "instant.hpp"
 #include "qualifier.hpp"
 
 namespace {

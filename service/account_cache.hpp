@@ -8,7 +8,6 @@
 #include <string>
 
 #include "qualifier.hpp"
-#include "result.hpp"
 #include "service_clock.hpp"
 #include "store.hpp"
 

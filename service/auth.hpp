@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "result.hpp"
+#include "qualifier.hpp"
 #include "store.hpp"
 
 namespace lq::service {

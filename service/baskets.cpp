@@ -3,13 +3,8 @@
 #include <optional>
 #include <utility>
 
-#include "decimal.hpp"
-#include "evaluation.hpp"
-#include "json_body.hpp"
-#include "json_writer.hpp"
-#include "money.hpp"
-#include "qualify.hpp"
-#include "request.hpp"
+#include "purchase.hpp"
+#include "qualifier.hpp"
 
 namespace lq::service {
 
@@ -19,63 +14,69 @@ constexpr size_t kMaxBasketIdBytes = 200;
 constexpr const char* kStates[] = {"checkout",  "placed", "billed",
                                    "completed", "voided", "refunded"};
 
-struct selection {
-  offer_kind kind = offer_kind::reward;
-  std::string id;
-};
-
 struct basket_fields {
   std::string id;
   std::string state = "checkout";
-  std::optional<selection> selected;
+  std::optional<offer_ref> selected;
 };
 
 const char* kind_name(offer_kind kind) {
   return kind == offer_kind::reward ? "reward" : "points product";
 }
 
+// The members of a basket body beyond the qualifying request, read by the engine's reader with
+// the request (so one parser decides whether the body is valid) and checked here.
+const std::vector<std::string_view> kBasketKeys = {"id", "state", "rewards", "points_products"};
+
+const extra_member* member(const basket_request& request, std::string_view key) {
+  auto it = request.extras.find(key);
+  return it == request.extras.end() ? nullptr : &it->second;
+}
+
 // Reads `rewards` or `points_products`: an array of id strings, absent or null = none.
-std::optional<error> read_ids(const json& body, const char* key, offer_kind kind,
-                              std::vector<selection>& out) {
-  auto it = body.find(key);
-  if (it == body.end() || it->is_null()) return std::nullopt;
-  if (!it->is_array()) return error{400, std::string(key) + " must be an array of ids"};
-  for (size_t i = 0; i < it->size(); ++i) {
-    const json& id = (*it)[i];
-    if (!id.is_string() || id.get_ref<const std::string&>().empty()) {
+std::optional<error> read_ids(const basket_request& request, const char* key, offer_kind kind,
+                              std::vector<offer_ref>& out) {
+  const extra_member* ids = member(request, key);
+  if (!ids || ids->kind == extra_member::shape::null) return std::nullopt;
+  if (ids->kind != extra_member::shape::array) {
+    return error{400, std::string(key) + " must be an array of ids"};
+  }
+  for (size_t i = 0; i < ids->elements.size(); ++i) {
+    const std::optional<std::string>& id = ids->elements[i];
+    if (!id || id->empty()) {
       return error{400,
                    std::string(key) + "[" + std::to_string(i) + "] must be a non-empty string"};
     }
-    out.push_back({kind, id.get<std::string>()});
+    out.push_back({kind, *id});
   }
   return std::nullopt;
 }
 
-result<basket_fields> read_fields(const json& body) {
+result<basket_fields> read_fields(const basket_request& request) {
   basket_fields fields;
-  auto id = body.find("id");
-  if (id == body.end() || !id->is_string() || id->get_ref<const std::string&>().empty()) {
+  const extra_member* id = member(request, "id");
+  if (!id || id->kind != extra_member::shape::string || id->text.empty()) {
     return error{400, "id is required (a non-empty string)"};
   }
-  fields.id = id->get<std::string>();
+  fields.id = id->text;
   if (fields.id.size() > kMaxBasketIdBytes) return error{400, "id is longer than 200 bytes"};
 
-  auto state = body.find("state");
-  if (state != body.end() && !state->is_null()) {
+  const extra_member* state = member(request, "state");
+  if (state && state->kind != extra_member::shape::null) {
     bool known = false;
-    if (state->is_string()) {
-      for (const char* name : kStates) known = known || *state == name;
+    if (state->kind == extra_member::shape::string) {
+      for (const char* name : kStates) known = known || state->text == name;
     }
     if (!known) {
       return error{400,
                    "state must be one of: checkout, placed, billed, completed, voided, refunded"};
     }
-    fields.state = state->get<std::string>();
+    fields.state = state->text;
   }
 
-  std::vector<selection> selected;
-  if (auto bad = read_ids(body, "rewards", offer_kind::reward, selected)) return *bad;
-  if (auto bad = read_ids(body, "points_products", offer_kind::points_product, selected)) {
+  std::vector<offer_ref> selected;
+  if (auto bad = read_ids(request, "rewards", offer_kind::reward, selected)) return *bad;
+  if (auto bad = read_ids(request, "points_products", offer_kind::points_product, selected)) {
     return *bad;
   }
   if (selected.size() > 1) {
@@ -83,6 +84,22 @@ result<basket_fields> read_fields(const json& body) {
   }
   if (!selected.empty()) fields.selected = std::move(selected.front());
   return fields;
+}
+
+// The basket as stored: its fields, then the request as the engine validated it.
+std::string stored_body(const basket_fields& fields, const basket_request& request) {
+  std::string out = "{\"id\":";
+  append_json_string(out, fields.id);
+  out += ",\"state\":";
+  append_json_string(out, fields.state);
+  for (offer_kind kind : {offer_kind::reward, offer_kind::points_product}) {
+    out += kind == offer_kind::reward ? ",\"rewards\":[" : "],\"points_products\":[";
+    if (fields.selected && fields.selected->kind == kind)
+      append_json_string(out, fields.selected->id);
+  }
+  out += "],";
+  out += request_json(request).substr(1);  // the canonical request is never `{}`
+  return out;
 }
 
 bool is_open(const std::string& state) {
@@ -108,38 +125,6 @@ std::string transition_message(const std::optional<basket_row>& existing, const 
   return "basket " + id + " is " + existing->state + " and cannot become " + to;
 }
 
-// The points experience a points product spends (contract 1.2 default: the first of `points`).
-std::string points_experience_of(const account_view& view, const std::string& product_id) {
-  const json snapshot = json::parse(view.snapshot_json);
-  for (const json& product : snapshot["points_products"]) {
-    if (product.value("id", "") != product_id) continue;
-    auto it = product.find("points_experience_id");
-    if (it != product.end() && it->is_string()) return it->get<std::string>();
-    break;
-  }
-  const json& points = snapshot["points"];
-  return points.empty() ? std::string() : points.front().value("points_experience_id", "");
-}
-
-// How the selected offer fares on this basket.
-struct offer_check {
-  bool qualifies = false;
-  int64_t discount_cents = 0;
-  int64_t points = 0;  // points products: the cost
-};
-
-offer_check check_offer(const snapshot& snap, const explain_result& explained,
-                        const selection& selected) {
-  for (const explanation& entry : explained.entries) {
-    if (entry.kind != selected.kind) continue;
-    const offer& item = entry.kind == offer_kind::reward ? snap.rewards[entry.index]
-                                                         : snap.points_products[entry.index];
-    if (item.id != selected.id) continue;
-    return offer_check{entry.qualifies, entry.discount_cents, item.points};
-  }
-  return offer_check{};
-}
-
 }  // namespace
 
 std::string render_basket(const basket_outcome& outcome) {
@@ -152,21 +137,22 @@ std::string render_basket(const basket_outcome& outcome) {
 }
 
 result<basket_outcome> basket_service::submit(const caller& who, std::string_view body) {
-  result<json> parsed = parse_json_limited(body);
-  if (!parsed) return parsed.err();
-  if (!parsed->is_object()) return error{400, "request body must be a JSON object"};
-  // The basket fields are read by the engine, exactly as the qualifying endpoint reads them.
-  result<basket_request> request = parse_request(body);
+  // One read of the body, by the engine's reader: the basket fields exactly as the qualifying
+  // endpoint reads them (the same errors), and the basket's own members with them.
+  result<basket_request> request = read_request(body, kBasketKeys);
   if (!request) return request.err();
-  result<basket_fields> fields = read_fields(*parsed);
+  result<basket_fields> fields = read_fields(*request);
   if (!fields) return fields.err();
 
   result<std::shared_ptr<const account_view>> view = accounts_.get(who.user_id);
   if (!view) return view.err();
-  const account_view& account = **view;
-  const snapshot& snap = account.engine.current();
+  const qualifier& engine = (**view).engine;
   const instant now = clock_.now();
   const std::string now_text = format_rfc3339(now);
+  const bool selects = fields->state != "voided" && fields->selected;
+  result<basket_check> check =
+      engine.check_basket(*request, now, selects ? fields->selected : std::nullopt);
+  if (!check) return check.err();
 
   basket_outcome outcome;
   outcome.id = fields->id;
@@ -199,18 +185,18 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
     row.id = fields->id;
     row.merchant_id = who.merchant_id;
     row.state = fields->state;
-    row.body = std::string(body);
+    row.body = stored_body(*fields, *request);
     row.created_at = existing ? existing->created_at : now_text;
     row.updated_at = now_text;
 
-    if (fields->state != "voided" && fields->selected) {
-      const selection& selected = *fields->selected;
-      const offer_check check = check_offer(snap, lq::explain(snap, *request, now), selected);
-      if (!check.qualifies) {
+    if (selects) {
+      const offer_ref& selected = *fields->selected;
+      const offer_check& verdict = check->offer;
+      if (!verdict.qualifies) {
         return error{400, std::string(kind_name(selected.kind)) + " " + selected.id +
                               " does not qualify for this basket"};
       }
-      row.discount_cents = check.discount_cents;
+      row.discount_cents = verdict.discount_cents;
       if (selected.kind == offer_kind::reward) {
         row.reward_id = selected.id;
       } else {
@@ -222,9 +208,8 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
         const bool taken =
             selected.kind == offer_kind::reward
                 ? db_.redeem_reward(selected.id, who.user_id, fields->id, now_text)
-                : check.points == 0 ||
-                      db_.debit_points(who.user_id, points_experience_of(account, selected.id),
-                                       check.points, fields->id, now_text);
+                : verdict.points == 0 || db_.debit_points(who.user_id, verdict.points_experience_id,
+                                                          verdict.points, fields->id, now_text);
         if (!taken) {
           return error{400, std::string(kind_name(selected.kind)) + " " + selected.id +
                                 " does not qualify for this basket"};
@@ -235,28 +220,15 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
     if (fields->state == "billed") {
       std::optional<merchant_row> merchant = db_.merchant(who.merchant_id);
       if (!merchant) return error{500, "the caller's merchant is missing"};
-      basket_context context;
-      build_context(snap, *request, now, context);
-      decimal amount = context.base - decimal_from_cents(row.discount_cents);
+      decimal amount = check->base - decimal::from_cents(row.discount_cents);
       if (amount.is_negative()) amount = decimal();
-      std::optional<int64_t> points = accrued_points(amount, merchant->points_per_dollar);
-      if (!points) return error{400, "the points this basket accrues are out of range"};
-
-      purchase_row purchase;
-      purchase.source = "basket";
-      purchase.merchant_id = who.merchant_id;
-      if (context.place && context.place->of_snapshot_merchant) {
-        purchase.location_id = context.place->id;
-      }
-      purchase.user_id = who.user_id;
-      purchase.basket_id = fields->id;
-      purchase.amount = decimal_text(amount);
-      purchase.points = *points;
-      purchase.points_experience_id = merchant->points_experience_id;
-      purchase.purchased_at = format_rfc3339(request->order_timestamp.value_or(now));
-      purchase.received_at = service_clock::wall_ms();
-      purchase.due_at = purchase.received_at + processing_delay_ms_;
-      db_.insert_purchase(purchase);
+      std::optional<purchase_row> purchase = new_purchase(
+          *merchant, who.user_id, amount, format_rfc3339(check->order_time), processing_delay_ms_);
+      if (!purchase) return error{400, "the points this basket accrues are out of range"};
+      purchase->source = "basket";
+      purchase->location_id = check->location_id;
+      purchase->basket_id = fields->id;
+      db_.insert_purchase(*purchase);
       row.billed_at = now_text;
       billed_now = true;
     }

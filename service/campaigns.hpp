@@ -6,9 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "decimal.hpp"
 #include "json_body.hpp"
-#include "result.hpp"
+#include "qualifier.hpp"
 #include "store.hpp"
 
 namespace lq::service {

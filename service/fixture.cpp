@@ -9,7 +9,6 @@
 
 #include "account_snapshot.hpp"
 #include "campaigns.hpp"
-#include "decimal.hpp"
 #include "json_body.hpp"
 #include "qualifier.hpp"
 #include "tzif.hpp"

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "result.hpp"
+#include "qualifier.hpp"
 #include "store.hpp"
 
 namespace lq::service {

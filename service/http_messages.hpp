@@ -7,7 +7,7 @@
 
 #include <httplib.h>
 
-#include "result.hpp"
+#include "qualifier.hpp"
 
 namespace lq::service {
 

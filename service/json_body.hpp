@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "result.hpp"
+#include "qualifier.hpp"
 
 namespace lq::service {
 

@@ -7,8 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "instant.hpp"
-#include "result.hpp"
+#include "qualifier.hpp"
 
 namespace lq::service {
 

@@ -5,9 +5,9 @@
 #include <utility>
 
 #include "campaigns.hpp"
-#include "decimal.hpp"
 #include "json_body.hpp"
-#include "money.hpp"
+#include "purchase.hpp"
+#include "qualifier.hpp"
 
 namespace lq::service {
 
@@ -217,17 +217,12 @@ result<int64_t> sandbox_service::simulate_purchase(const caller& who, std::strin
             400, "purchase.location_id " + *location_id + " names no location of " + merchant->id};
       }
     }
-    std::optional<int64_t> points = accrued_points(*amount, merchant->points_per_dollar);
-    if (!points) return error{400, "purchase.amount is out of range"};
-    row.source = "sandbox";
-    row.merchant_id = merchant->id;
-    row.user_id = who.user_id;
-    row.amount = decimal_text(*amount);
-    row.points = *points;
-    row.points_experience_id = merchant->points_experience_id;
-    row.purchased_at = purchased_at_text;
-    row.received_at = service_clock::wall_ms();
-    row.due_at = row.received_at + processing_delay_ms_;
+    std::optional<purchase_row> purchase =
+        new_purchase(*merchant, who.user_id, *amount, purchased_at_text, processing_delay_ms_);
+    if (!purchase) return error{400, "purchase.amount is out of range"};
+    purchase->source = "sandbox";
+    purchase->location_id = std::move(row.location_id);
+    row = std::move(*purchase);
     transaction tx(db_.db());
     id = db_.insert_purchase(row);
     tx.commit();

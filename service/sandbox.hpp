@@ -13,8 +13,7 @@
 
 #include "account_cache.hpp"
 #include "auth.hpp"
-#include "instant.hpp"
-#include "result.hpp"
+#include "qualifier.hpp"
 #include "service_clock.hpp"
 #include "store.hpp"
 

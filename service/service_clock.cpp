@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "civil_time.hpp"
+#include "qualifier.hpp"
 
 namespace lq::service {
 

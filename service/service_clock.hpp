@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "instant.hpp"
+#include "qualifier.hpp"
 
 namespace lq::service {
 

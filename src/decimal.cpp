@@ -38,6 +38,10 @@ decimal decimal::from_integer(int64_t n) {
   return decimal(static_cast<m128>(n) * kOne);
 }
 
+decimal decimal::from_cents(int64_t cents) {
+  return decimal(static_cast<m128>(cents) * pow10(kScale - 2));
+}
+
 std::optional<decimal> decimal::parse(std::string_view text) {
   size_t i = 0;
   const size_t n = text.size();
@@ -157,6 +161,25 @@ std::string format_cents(int64_t cents) {
   out += static_cast<char>('0' + fraction / 10);
   out += static_cast<char>('0' + fraction % 10);
   return negative ? "-" + out : out;
+}
+
+std::string format_decimal(decimal value) {
+  const bool negative = value.is_negative();
+  m128 whole = magnitude(value.units()) / kOne;
+  m128 fraction = magnitude(value.units()) % kOne;
+  std::string whole_text;
+  do {
+    whole_text.insert(whole_text.begin(), static_cast<char>('0' + static_cast<int>(whole % 10)));
+    whole /= 10;
+  } while (whole != 0);
+  std::string fraction_text(decimal::kScale, '0');
+  for (int i = decimal::kScale - 1; i >= 0; --i) {
+    fraction_text[static_cast<size_t>(i)] =
+        static_cast<char>('0' + static_cast<int>(fraction % 10));
+    fraction /= 10;
+  }
+  while (fraction_text.size() > 2 && fraction_text.back() == '0') fraction_text.pop_back();
+  return (negative ? "-" : "") + whole_text + "." + fraction_text;
 }
 
 }  // namespace lq

@@ -16,6 +16,7 @@ class decimal {
   constexpr decimal() = default;
   static constexpr decimal from_units(mantissa_t units) { return decimal(units); }
   static decimal from_integer(int64_t n);
+  static decimal from_cents(int64_t cents);
 
   /// Parses JSON number syntax (`5`, `-5.50`, `1e-2`) exactly; nullopt when malformed, when it
   /// has more than 18 fractional digits or when its magnitude reaches 10^15 (out of range).
@@ -60,5 +61,8 @@ inline decimal max(decimal a, decimal b) {
 
 /// "12.34" for 1234 cents; "-0.05" for -5.
 std::string format_cents(int64_t cents);
+
+/// Exact text with at least two fraction digits: 12.5 -> "12.50", 0.125 -> "0.125".
+std::string format_decimal(decimal value);
 
 }  // namespace lq

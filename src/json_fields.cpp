@@ -86,4 +86,12 @@ field_status read_string_array_field(json_reader& reader, std::vector<std::strin
   return reader.failed() ? field_status::wrong : field_status::ok;
 }
 
+std::string indexed(std::string_view base, int64_t index) {
+  std::string out(base);
+  out += '[';
+  out += std::to_string(index);
+  out += ']';
+  return out;
+}
+
 }  // namespace lq

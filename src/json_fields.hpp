@@ -2,11 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "decimal.hpp"
 #include "json_reader.hpp"
+#include "result.hpp"
 
 namespace lq {
 
@@ -26,5 +29,36 @@ field_status read_integer_field(json_reader& reader, int64_t& out, bool strings_
 /// An array of strings; on `wrong`, `bad_index` is the offending element or -1 for the array.
 field_status read_string_array_field(json_reader& reader, std::vector<std::string>& out,
                                      int64_t& bad_index);
+
+/// `base[index]`: an array element in a field path.
+std::string indexed(std::string_view base, int64_t index);
+
+/// The first error of a reader of one JSON document (`what`: "request body", "snapshot"), with
+/// the error code of that document (400, 422). A syntax error outranks a field's complaint, as
+/// the field read may have stopped at it.
+class field_errors {
+ public:
+  field_errors(int code, const char* what) : code_(code), what_(what) {}
+
+  /// Records `message` unless an error is already recorded; false, to return from a read.
+  bool reject(std::string message) {
+    if (!error_) error_ = error{code_, std::move(message)};
+    return false;
+  }
+  /// The error to report once a read returned false.
+  error take(const json_reader& reader) const {
+    if (reader.failed()) return syntax(reader);
+    return error_ ? *error_ : error{code_, std::string(what_) + " is not valid"};
+  }
+  /// `<what> is not valid JSON: <where>`.
+  error syntax(const json_reader& reader) const {
+    return error{code_, std::string(what_) + " is not valid JSON: " + reader.error_message()};
+  }
+
+ private:
+  int code_;
+  const char* what_;
+  std::optional<error> error_;
+};
 
 }  // namespace lq

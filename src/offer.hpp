@@ -51,7 +51,8 @@ struct offer {
 
   // Points products only.
   int64_t points = 0;
-  int64_t balance = 0;  // of its points experience
+  int64_t balance = 0;               // of its points experience
+  std::string points_experience_id;  // its own, else the snapshot's first (contract 1.2)
 
   /// The output entity (API spec 2.3 / 2.4), rendered once at load.
   std::string entity_json;

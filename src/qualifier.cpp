@@ -1,5 +1,11 @@
 #include "qualifier.hpp"
 
+#include "basket_context.hpp"
+#include "discount.hpp"
+#include "eligibility.hpp"
+#include "explain.hpp"
+#include "render.hpp"
+
 namespace lq {
 
 std::optional<error> qualifier::set_snapshot(std::string_view snapshot_json) {
@@ -36,6 +42,39 @@ result<std::string> qualifier::explain_json(std::string_view request_json, insta
 std::string qualifier::entities_json() const {
   return snapshot_ ? render_entities(*snapshot_)
                    : std::string("{\"rewards\":[],\"points_products\":[]}");
+}
+
+result<basket_check> qualifier::check_basket(const basket_request& request, instant now,
+                                             const std::optional<offer_ref>& wanted) const {
+  if (!snapshot_) return kNoSnapshot;
+  const snapshot& snap = *snapshot_;
+  const basket_context& context = resolve_basket(snap, request, now);
+  basket_check check;
+  check.order_time = context.order_time;
+  check.base = context.base;
+  if (context.place) check.location_id = context.place->id;
+  if (!wanted) return check;
+  for (uint32_t global = 0; global < snap.offer_count(); ++global) {
+    const offer& item = snap.offer_at(global);
+    if (item.kind != wanted->kind || item.id != wanted->id) continue;
+    const discount_outcome discount = discount_of(item, global, request, context);
+    check.offer.found = true;
+    check.offer.qualifies = passes_rules(item, request, context, nullptr) && !discount.zero_reason;
+    check.offer.discount_cents = discount.cents;
+    check.offer.points = item.points;
+    check.offer.points_experience_id = item.points_experience_id;
+    break;
+  }
+  return check;
+}
+
+result<basket_request> read_request(std::string_view request_json,
+                                    const std::vector<std::string_view>& extra_keys) {
+  return parse_request(request_json, extra_keys);
+}
+
+std::string request_json(const basket_request& request) {
+  return render_request(request);
 }
 
 }  // namespace lq

@@ -1,16 +1,50 @@
-// The engine as the faces (wasm, CLI, service) use it: one loaded snapshot, JSON in, JSON out.
+// The engine as the faces (wasm, CLI, service, bench) use it: one loaded snapshot, JSON in, JSON
+// out. The only engine header a face includes; it brings the value types a face handles
+// (instant and civil time, decimal with its formatting, JSON string quoting, result, the
+// validated request).
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "civil_time.hpp"
+#include "decimal.hpp"
 #include "instant.hpp"
+#include "json_writer.hpp"
+#include "offer.hpp"
 #include "qualify.hpp"
+#include "request.hpp"
 #include "result.hpp"
 #include "snapshot.hpp"
 
 namespace lq {
+
+/// An offer a basket asks for, by kind and id.
+struct offer_ref {
+  offer_kind kind = offer_kind::reward;
+  std::string id;
+};
+
+/// How one offer fares on a basket (the first of that kind and id in output order).
+struct offer_check {
+  bool found = false;
+  bool qualifies = false;
+  int64_t discount_cents = 0;
+  int64_t points = 0;                // points products: the cost
+  std::string points_experience_id;  // points products: the experience the points come from
+};
+
+/// What a face that bills a basket needs, from one evaluation of it.
+struct basket_check {
+  instant order_time;                      // the request's order_timestamp, else `now`
+  decimal base;                            // the subtotal, else every unit's full price
+  std::optional<std::string> location_id;  // the request's location, if of the snapshot merchant
+  offer_check offer;                       // the offer asked for, if any
+};
 
 class qualifier {
  public:
@@ -29,9 +63,22 @@ class qualifier {
   /// `{"rewards":[entity...],"points_products":[entity...]}` for every offer, in output order.
   std::string entities_json() const;
 
+  /// Evaluates a request read with read_request once: its base amount, location and, when
+  /// `wanted` is given, how that offer fares (as explain reports it).
+  result<basket_check> check_basket(const basket_request& request, instant now,
+                                    const std::optional<offer_ref>& wanted) const;
+
  private:
   std::shared_ptr<const snapshot> snapshot_;
 };
+
+/// Reads a request body exactly as qualify() does (the same errors), keeping the top-level
+/// members named in `extra_keys` for the face.
+result<basket_request> read_request(std::string_view request_json,
+                                    const std::vector<std::string_view>& extra_keys = {});
+
+/// The request as the engine validated it, as canonical JSON (every field, exact decimals).
+std::string request_json(const basket_request& request);
 
 /// The error body `{"code":400,"message":"..."}`.
 std::string render_error(const error& e);

@@ -1,8 +1,10 @@
+#include "render.hpp"
+
+#include <cstdio>
 #include <string>
 
+#include "civil_time.hpp"
 #include "json_writer.hpp"
-#include "qualifier.hpp"
-#include "qualify.hpp"
 
 namespace lq {
 
@@ -96,6 +98,39 @@ std::string reason_message(const reason& why) {
   return "";
 }
 
+void append_string_array(std::string& out, const std::vector<std::string>& values) {
+  out += '[';
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    append_json_string(out, values[i]);
+  }
+  out += ']';
+}
+
+void append_optional_decimal(std::string& out, const std::optional<decimal>& value) {
+  if (value) {
+    out += '"' + format_decimal(*value) + '"';
+  } else {
+    out += "null";
+  }
+}
+
+// RFC 3339 in UTC, the fraction exact to the nanosecond (trailing zeros dropped).
+void append_timestamp(std::string& out, instant t) {
+  const civil_time c = civil_from_seconds(t.seconds);
+  char text[48];
+  std::snprintf(text, sizeof text, "\"%04lld-%02d-%02dT%02d:%02d:%02d",
+                static_cast<long long>(c.year), c.month, c.day, c.hour, c.minute, c.second);
+  out += text;
+  if (t.nanos != 0) {
+    std::snprintf(text, sizeof text, ".%09d", static_cast<int>(t.nanos));
+    std::string fraction(text);
+    while (fraction.back() == '0') fraction.pop_back();
+    out += fraction;
+  }
+  out += "Z\"";
+}
+
 void append_entities(std::string& out, const std::vector<offer>& offers,
                      const std::vector<uint32_t>* indices) {
   out += '[';
@@ -169,6 +204,87 @@ std::string render_error(const error& e) {
   std::string out = "{\"code\":" + std::to_string(e.code) + ",\"message\":";
   append_json_string(out, e.message);
   out += '}';
+  return out;
+}
+
+std::string render_entity(const offer& item, const entity_text& text) {
+  const bool reward = item.kind == offer_kind::reward;
+  std::string out = "{\"id\":";
+  append_json_string(out, item.id);
+  if (!reward) out += ",\"points\":" + text.points_json;
+  out += ",\"value\":" + text.value_json;
+  out += ",\"minimum\":" + text.minimum_json;
+  out += ",\"maximum\":" + text.maximum_json;
+  out += ",\"label\":";
+  append_json_string(out, text.label);
+  out += ",\"state\":";
+  append_json_string(out, text.state);
+  out += ",\"type\":";
+  append_json_string(out, text.type);
+  out += ",\"products\":";
+  append_string_array(out, text.products);
+  out += ",\"fine_print\":";
+  append_json_string(out, text.fine_print);
+  if (reward) {
+    out += ",\"retire_at\":";
+    if (text.retire_at) {
+      append_json_string(out, *text.retire_at);
+    } else {
+      out += "null";
+    }
+  }
+  out += ",\"restriction_location_ids\":";
+  append_string_array(out, item.restriction_location_ids);
+  out += '}';
+  return out;
+}
+
+std::string render_request(const basket_request& request) {
+  std::string out = "{\"redemption_venue\":";
+  out += request.redemption_venue == venue::instore ? "\"instore\"" : "\"online\"";
+  out += ",\"order_timestamp\":";
+  if (request.order_timestamp) {
+    append_timestamp(out, *request.order_timestamp);
+  } else {
+    out += "null";
+  }
+  for (const auto& [name, text] : {std::pair<const char*, const std::optional<std::string>*>{
+                                       "location_uid", &request.location_uid},
+                                   {"handoff", &request.handoff}}) {
+    out += ",\"";
+    out += name;
+    out += "\":";
+    if (*text) {
+      append_json_string(out, **text);
+    } else {
+      out += "null";
+    }
+  }
+  out += ",\"subtotal\":";
+  append_optional_decimal(out, request.subtotal);
+  out += ",\"items\":[";
+  for (size_t i = 0; i < request.items.size(); ++i) {
+    const basket_item& item = request.items[i];
+    if (i) out += ',';
+    out += "{\"id\":";
+    append_json_string(out, item.id);
+    out += ",\"price\":";
+    append_optional_decimal(out, item.price);
+    out += ",\"quantity\":" + std::to_string(item.quantity);
+    out += ",\"categories\":";
+    append_string_array(out, item.categories);
+    out += ",\"modifiers\":[";
+    for (size_t m = 0; m < item.modifiers.size(); ++m) {
+      if (m) out += ',';
+      out += "{\"id\":";
+      append_json_string(out, item.modifiers[m].id);
+      out += ",\"price\":";
+      append_optional_decimal(out, item.modifiers[m].price);
+      out += '}';
+    }
+    out += "]}";
+  }
+  out += "]}";
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "request.hpp"
 
+#include <algorithm>
+
 #include "json_fields.hpp"
 #include "json_reader.hpp"
 
@@ -13,13 +15,10 @@ constexpr const char* kDecimalRule =
     " must be a non-negative decimal (a JSON number or numeric string, at most 18 decimal "
     "places, below 10^15)";
 
-std::string indexed(const std::string& base, int64_t index) {
-  return base + "[" + std::to_string(index) + "]";
-}
-
 class request_parser {
  public:
-  explicit request_parser(std::string_view json) : reader_(json) {}
+  request_parser(std::string_view json, const std::vector<std::string_view>& extra_keys)
+      : reader_(json), errors_(400, "request body"), extra_keys_(extra_keys) {}
 
   result<basket_request> run() {
     basket_request request;
@@ -97,10 +96,41 @@ class request_parser {
       }
     } else if (key == "items") {
       return read_items(request.items);
+    } else if (std::find(extra_keys_.begin(), extra_keys_.end(), key) != extra_keys_.end()) {
+      extra_member& extra = request.extras[std::string(key)];
+      extra = extra_member{};
+      return read_extra(extra);
     } else {
       return reader_.skip_value();
     }
     return true;
+  }
+
+  // Reads any value; fails only at a syntax error, like skip_value.
+  bool read_extra(extra_member& extra) {
+    switch (reader_.peek()) {
+      case json_type::null:
+        return reader_.read_null();
+      case json_type::string:
+        extra.kind = extra_member::shape::string;
+        return reader_.read_string(extra.text);
+      case json_type::array:
+        extra.kind = extra_member::shape::array;
+        reader_.begin_array();
+        while (reader_.next_element()) {
+          extra.elements.emplace_back();
+          if (reader_.peek() == json_type::string) {
+            extra.elements.back().emplace();
+            if (!reader_.read_string(*extra.elements.back())) return false;
+          } else if (!reader_.skip_value()) {
+            return false;
+          }
+        }
+        return !reader_.failed();
+      default:
+        extra.kind = extra_member::shape::other;
+        return reader_.skip_value();
+    }
   }
 
   // Where a field of an item sits; spelled out only when an error names it.
@@ -239,30 +269,21 @@ class request_parser {
     return true;
   }
 
-  bool reject(std::string message) {
-    if (!error_) error_ = error{400, std::move(message)};
-    return false;
-  }
-
-  error take_error() {
-    // A syntax error that stopped a field read outranks the field's own complaint.
-    if (reader_.failed()) return syntax_error();
-    return error_ ? *error_ : error{400, "request body is not valid"};
-  }
-
-  error syntax_error() const {
-    return error{400, "request body is not valid JSON: " + reader_.error_message()};
-  }
+  bool reject(std::string message) { return errors_.reject(std::move(message)); }
+  error take_error() const { return errors_.take(reader_); }
+  error syntax_error() const { return errors_.syntax(reader_); }
 
   json_reader reader_;
-  std::optional<error> error_;
+  field_errors errors_;
+  const std::vector<std::string_view>& extra_keys_;
   std::string scratch_;  // a value read only to be checked
 };
 
 }  // namespace
 
-result<basket_request> parse_request(std::string_view json) {
-  return request_parser(json).run();
+result<basket_request> parse_request(std::string_view json,
+                                     const std::vector<std::string_view>& extra_keys) {
+  return request_parser(json, extra_keys).run();
 }
 
 }  // namespace lq

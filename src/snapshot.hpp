@@ -48,9 +48,15 @@ struct snapshot {
 
   /// The symbol of a product id or category, if any offer names it.
   std::optional<uint32_t> symbol_of(std::string_view name) const;
+
+  /// The symbol of `name`, added when new (while loading).
+  uint32_t intern(const std::string& name);
+  /// Fills offers_by_product / offers_by_category once the offers are in output order.
+  void index_offers();
 };
 
-/// Loads a snapshot from JSON; errors (code 422) name the record path, e.g. `rewards[3].id`.
+/// Loads a snapshot from JSON (snapshot_reader.cpp); errors (code 422) name the record path, e.g.
+/// `rewards[3].id`.
 result<snapshot> load_snapshot(std::string_view json);
 
 }  // namespace lq

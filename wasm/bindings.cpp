@@ -9,7 +9,6 @@
 #include <utility>
 #include <vector>
 
-#include "instant.hpp"
 #include "qualifier.hpp"
 
 namespace {

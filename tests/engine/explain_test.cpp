@@ -9,10 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "explain.hpp"
 #include "instant.hpp"
 #include "qualifier.hpp"
 #include "qualify.hpp"
+#include "reason.hpp"
 #include "records.hpp"
+#include "render.hpp"
 #include "request.hpp"
 #include "snapshot.hpp"
 

@@ -12,6 +12,7 @@
 #include "fuzz_answers.hpp"
 #include "fuzz_check.hpp"
 #include "qualifier.hpp"
+#include "render.hpp"
 #include "snapshot.hpp"
 
 namespace {

@@ -1,5 +1,5 @@
-// Evaluating offers against one basket: the rules of contract 3.1-3.3, shared by qualify and
-// explain.
+// The request resolved against a snapshot, once per call: order time, local time, location,
+// handoff and what the basket's units add up to, in total and per restricted offer.
 #pragma once
 
 #include <cstdint>
@@ -9,9 +9,8 @@
 
 #include "civil_time.hpp"
 #include "decimal.hpp"
-#include "qualify.hpp"
+#include "instant.hpp"
 #include "request.hpp"
-#include "result.hpp"
 #include "snapshot.hpp"
 
 namespace lq {
@@ -32,12 +31,11 @@ struct match_summary {
 
 enum class location_match : uint8_t { omitted, resolved, unknown };
 
-/// The request resolved against a snapshot, once per call.
 struct basket_context {
   instant order_time;
   civil_time local;  // order time in the local time of the location or merchant
   location_match location_state = location_match::omitted;
-  const location* place = nullptr;
+  const location* place = nullptr;       // set only for a location of the snapshot's merchant
   std::optional<std::string> handoff;    // ASCII-lowercased
   bool empty = false;                    // no items and no subtotal
   decimal base;                          // subtotal, else every unit's full price
@@ -45,22 +43,10 @@ struct basket_context {
   std::vector<match_summary> per_offer;  // by global offer number; filled for restricted offers
 };
 
-/// Resolves a request (validated by parse_request, so every sum stays in range).
-void build_context(const snapshot& snap, const basket_request& request, instant now,
-                   basket_context& context);
-
-/// Rules 1-8 and affordability; appends each failure to `reasons` when given, else stops at the
-/// first.
-bool passes_rules(const offer& item, const basket_request& request, const basket_context& context,
-                  std::vector<reason>* reasons);
-
-struct discount_outcome {
-  int64_t cents = 0;
-  std::optional<reason_code> zero_reason;  // why rule 9 fails, when cents == 0
-};
-
-/// Contract 3.3: the discount of `item` (global number `global`) on the basket, rounded to cents.
-discount_outcome discount_of(const offer& item, uint32_t global, const basket_request& request,
-                             const basket_context& context);
+/// Resolves a request (validated by parse_request, so every sum stays in range) into the
+/// context of this thread, which the next call on the thread reuses: once warm, nothing is
+/// allocated (single-threaded faces; the service gives each thread its own).
+const basket_context& resolve_basket(const snapshot& snap, const basket_request& request,
+                                     instant now);
 
 }  // namespace lq

@@ -1,0 +1,38 @@
+// Why an offer does not qualify (contract section 4): the reason codes explain reports. A new code
+// goes here, with its name and message in render.cpp.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+namespace lq {
+
+enum class reason_code : uint8_t {
+  not_redeemable,
+  not_owned,
+  other_merchant,
+  expired,
+  not_started,
+  venue_mismatch,
+  location_required,
+  location_mismatch,
+  outside_time_window,
+  handoff_required,
+  handoff_mismatch,
+  subtotal_required,
+  below_minimum,
+  no_matching_item,
+  item_price_missing,
+  zero_discount,
+  insufficient_points,
+  empty_basket,
+  unsupported_type,
+};
+
+struct reason {
+  reason_code code;
+  std::optional<int64_t> remaining_cents;  // BELOW_MINIMUM
+  std::optional<int64_t> points_needed;    // INSUFFICIENT_POINTS
+};
+
+}  // namespace lq
