@@ -1,5 +1,6 @@
-// Reading the account snapshot's JSON (contract section 1) into a snapshot: the schema, its
-// defaults and errors. Folding, rendering and ordering are asked of discount, render and explain.
+// Reading the account snapshot's JSON (contract section 1) into a snapshot: the
+// schema, its defaults and errors. Folding, rendering and ordering are asked of
+// discount, render and explain.
 #include <algorithm>
 
 #include "discount.hpp"
@@ -16,7 +17,25 @@ namespace {
 constexpr const char* kNonNegativeDecimal =
     " must be a non-negative decimal (a JSON number or numeric string)";
 
-// An offer record as read, before defaults that depend on the rest of the snapshot.
+// Where a field sits, e.g. `rewards[3].time_restrictions[0].start`: a chain of
+// names and indices on the stack, spelled out only when an error names it.
+struct field_path {
+  const field_path* parent = nullptr;
+  const char* name = "";  // a member name (a literal), or "" for an element
+  int64_t index = -1;     // >= 0: an element of the parent's array
+
+  field_path member(const char* child) const { return {this, child, -1}; }
+  field_path element(int64_t i) const { return {this, "", i}; }
+  std::string str() const {
+    std::string out = parent ? parent->str() : std::string();
+    if (index >= 0) return indexed(out, index);
+    if (!out.empty()) out += '.';
+    return out += name;
+  }
+};
+
+// An offer record as read, before defaults that depend on the rest of the
+// snapshot.
 struct offer_record {
   offer item;
   std::optional<std::string> user_id;
@@ -99,17 +118,18 @@ class snapshot_loader {
     } else if (key == "user") {
       return read_user();
     } else if (key == "locations") {
-      return read_array("locations", [this](const std::string& path) {
+      return read_array(field_path{nullptr, "locations"}, [this](const field_path& path) {
         locations_.emplace_back();
         return read_location(path, locations_.back());
       });
     } else if (key == "points") {
-      return read_array("points", [this](const std::string& path) { return read_points(path); });
+      return read_array(field_path{nullptr, "points"},
+                        [this](const field_path& path) { return read_points(path); });
     } else if (key == "rewards" || key == "points_products") {
       const bool rewards = key == "rewards";
       std::vector<offer_record>& target = rewards ? rewards_ : points_products_;
-      return read_array(rewards ? "rewards" : "points_products",
-                        [this, &target, rewards](const std::string& path) {
+      return read_array(field_path{nullptr, rewards ? "rewards" : "points_products"},
+                        [this, &target, rewards](const field_path& path) {
                           target.emplace_back();
                           target.back().item.kind =
                               rewards ? offer_kind::reward : offer_kind::points_product;
@@ -122,24 +142,25 @@ class snapshot_loader {
   }
 
   template <class ReadElement>
-  bool read_array(const std::string& path, ReadElement read_element) {
+  bool read_array(const field_path& path, ReadElement read_element) {
     const json_type type = reader_.peek();
     if (type == json_type::null) return reader_.read_null();
-    if (type != json_type::array) return reject(path + " must be an array");
+    if (type != json_type::array) return reject(path.str() + " must be an array");
     reader_.begin_array();
-    size_t index = 0;
+    int64_t index = 0;
     while (reader_.next_element()) {
-      const std::string at = indexed(path, index++);
-      if (reader_.peek() != json_type::object) return reject(at + " must be an object");
+      const field_path at = path.element(index++);
+      if (reader_.peek() != json_type::object) return reject(at.str() + " must be an object");
       if (!read_element(at)) return false;
     }
     return !reader_.failed();
   }
 
-  // Iterates the members of the object at the reader, calling read_member(key) for each.
+  // Iterates the members of the object at the reader, calling read_member(key)
+  // for each.
   template <class ReadMember>
-  bool read_object(const std::string& path, ReadMember read_member) {
-    if (reader_.peek() != json_type::object) return reject(path + " must be an object");
+  bool read_object(const field_path& path, ReadMember read_member) {
+    if (reader_.peek() != json_type::object) return reject(path.str() + " must be an object");
     reader_.begin_object();
     std::string_view key;
     while (reader_.next_member(key)) {
@@ -148,14 +169,14 @@ class snapshot_loader {
     return !reader_.failed();
   }
 
-  bool read_string(const std::string& path, std::string& out, bool* present = nullptr) {
+  bool read_string(const field_path& path, std::string& out, bool* present = nullptr) {
     const field_status status = read_string_field(reader_, out);
-    if (status == field_status::wrong) return reject(path + " must be a string");
+    if (status == field_status::wrong) return reject(path.str() + " must be a string");
     if (present) *present = status == field_status::ok;
     return true;
   }
 
-  bool read_optional_string(const std::string& path, std::optional<std::string>& out) {
+  bool read_optional_string(const field_path& path, std::optional<std::string>& out) {
     std::string text;
     bool present = false;
     if (!read_string(path, text, &present)) return false;
@@ -167,7 +188,7 @@ class snapshot_loader {
     return true;
   }
 
-  bool read_tz_rule(const std::string& path, std::optional<posix_tz>& out) {
+  bool read_tz_rule(const field_path& path, std::optional<posix_tz>& out) {
     std::optional<std::string> text;
     if (!read_optional_string(path, text)) return false;
     if (!text) {
@@ -175,70 +196,73 @@ class snapshot_loader {
       return true;
     }
     out = parse_posix_tz(*text);
-    if (!out) return reject(path + " is not a valid POSIX TZ rule");
+    if (!out) return reject(path.str() + " is not a valid POSIX TZ rule");
     return true;
   }
 
   bool read_merchant() {
-    return read_object("merchant", [this](std::string_view key) {
-      if (key == "id") return read_optional_string("merchant.id", merchant_id_);
-      if (key == "tz_rule") return read_tz_rule("merchant.tz_rule", merchant_tz_);
+    const field_path path{nullptr, "merchant"};
+    return read_object(path, [&](std::string_view key) {
+      if (key == "id") return read_optional_string(path.member("id"), merchant_id_);
+      if (key == "tz_rule") return read_tz_rule(path.member("tz_rule"), merchant_tz_);
       return reader_.skip_value();
     });
   }
 
   bool read_user() {
-    return read_object("user", [this](std::string_view key) {
-      if (key == "id") return read_optional_string("user.id", user_id_);
+    const field_path path{nullptr, "user"};
+    return read_object(path, [&](std::string_view key) {
+      if (key == "id") return read_optional_string(path.member("id"), user_id_);
       return reader_.skip_value();
     });
   }
 
-  bool read_location(const std::string& path, location_record& record) {
+  bool read_location(const field_path& path, location_record& record) {
     bool has_uid = false;
     const bool ok = read_object(path, [&](std::string_view key) {
-      if (key == "uid") return read_string(path + ".uid", record.place.uid, &has_uid);
-      if (key == "id") return read_string(path + ".id", record.place.id);
-      if (key == "merchant_id")
-        return read_optional_string(path + ".merchant_id", record.merchant_id);
-      if (key == "tz_rule") return read_tz_rule(path + ".tz_rule", record.place.tz);
+      if (key == "uid") return read_string(path.member("uid"), record.place.uid, &has_uid);
+      if (key == "id") return read_string(path.member("id"), record.place.id);
+      if (key == "merchant_id") {
+        return read_optional_string(path.member("merchant_id"), record.merchant_id);
+      }
+      if (key == "tz_rule") return read_tz_rule(path.member("tz_rule"), record.place.tz);
       return reader_.skip_value();
     });
-    if (ok && !has_uid) return reject(path + ".uid is required");
+    if (ok && !has_uid) return reject(path.str() + ".uid is required");
     return ok;
   }
 
-  bool read_points(const std::string& path) {
+  bool read_points(const field_path& path) {
     std::optional<std::string> experience;
     int64_t balance = 0;
     const bool ok = read_object(path, [&](std::string_view key) {
       if (key == "points_experience_id") {
-        return read_optional_string(path + ".points_experience_id", experience);
+        return read_optional_string(path.member("points_experience_id"), experience);
       }
       if (key == "balance") {
         if (read_integer_field(reader_, balance, true) == field_status::wrong) {
-          return reject(path + ".balance must be an integer");
+          return reject(path.str() + ".balance must be an integer");
         }
         return true;
       }
       return reader_.skip_value();
     });
     if (!ok) return false;
-    if (!experience) return reject(path + ".points_experience_id is required");
+    if (!experience) return reject(path.str() + ".points_experience_id is required");
     points_.emplace_back(std::move(*experience), balance);
     return true;
   }
 
-  bool read_decimal(const std::string& path, decimal& out, std::string& echo, bool& present) {
+  bool read_decimal(const field_path& path, decimal& out, std::string& echo, bool& present) {
     const field_status status = read_decimal_field(reader_, out, &echo);
     if (status == field_status::wrong || (status == field_status::ok && out.is_negative())) {
-      return reject(path + kNonNegativeDecimal);
+      return reject(path.str() + kNonNegativeDecimal);
     }
     present = status == field_status::ok;
     return true;
   }
 
-  bool read_optional_decimal(const std::string& path, std::optional<decimal>& out,
+  bool read_optional_decimal(const field_path& path, std::optional<decimal>& out,
                              std::string& echo) {
     decimal value;
     bool present = false;
@@ -252,33 +276,33 @@ class snapshot_loader {
     return true;
   }
 
-  bool read_instant(const std::string& path, std::optional<instant>& out,
+  bool read_instant(const field_path& path, std::optional<instant>& out,
                     std::optional<std::string>* text_out) {
     std::optional<std::string> text;
     if (!read_optional_string(path, text)) return false;
     out.reset();
     if (text) {
       out = parse_rfc3339(*text);
-      if (!out) return reject(path + " must be an RFC 3339 timestamp");
+      if (!out) return reject(path.str() + " must be an RFC 3339 timestamp");
     }
     if (text_out) *text_out = std::move(text);
     return true;
   }
 
-  bool read_time_window(const std::string& path, time_window& window) {
+  bool read_time_window(const field_path& path, time_window& window) {
     bool has_start = false, has_end = false;
     const bool ok = read_object(path, [&](std::string_view key) {
       if (key == "days") {
         std::vector<std::string> days;
         int64_t bad = -1;
         if (read_string_array_field(reader_, days, bad) == field_status::wrong) {
-          return reject(path + ".days must be an array of day names (sun, mon, ... sat)");
+          return reject(path.str() + ".days must be an array of day names (sun, mon, ... sat)");
         }
         window.days = days.empty() ? 0x7f : 0;
         for (size_t i = 0; i < days.size(); ++i) {
           const int bit = day_bit(days[i]);
           if (bit < 0) {
-            return reject(indexed(path + ".days", i) +
+            return reject(indexed(path.str() + ".days", static_cast<int64_t>(i)) +
                           " must be one of: mon, tue, wed, thu, fri, sat, sun");
           }
           window.days |= static_cast<uint8_t>(1 << bit);
@@ -288,12 +312,12 @@ class snapshot_loader {
       if (key == "start" || key == "end") {
         const bool start = key == "start";
         std::string text;
-        const std::string at = path + (start ? ".start" : ".end");
+        const field_path at = path.member(start ? "start" : "end");
         bool present = false;
         if (!read_string(at, text, &present)) return false;
         if (!present ||
             !parse_clock(text, !start, start ? window.start_minute : window.end_minute)) {
-          return reject(at + " must be a local time HH:MM");
+          return reject(at.str() + " must be a local time HH:MM");
         }
         (start ? has_start : has_end) = true;
         return true;
@@ -301,24 +325,26 @@ class snapshot_loader {
       return reader_.skip_value();
     });
     if (!ok) return false;
-    if (!has_start) return reject(path + ".start is required");
-    if (!has_end) return reject(path + ".end is required");
+    if (!has_start) return reject(path.str() + ".start is required");
+    if (!has_end) return reject(path.str() + ".end is required");
     return true;
   }
 
-  bool read_offer(const std::string& path, offer_record& record) {
+  bool read_offer(const field_path& path, offer_record& record) {
     offer& item = record.item;
     const bool ok = read_object(path, [&](std::string_view key) -> bool {
-      const std::string at = path + "." + std::string(key);
+      // The member's path, named by the literal the key matched (a key's text
+      // may not outlive the next key read).
+      auto at = [&](const char* name) { return path.member(name); };
       if (key == "id") {
         bool present = false;
-        if (!read_string(at, item.id, &present)) return false;
+        if (!read_string(at("id"), item.id, &present)) return false;
         record.has_id = present;
         return true;
       }
       if (key == "value") {
         bool present = false;
-        if (!read_decimal(at, item.value, record.text.value_json, present)) return false;
+        if (!read_decimal(at("value"), item.value, record.text.value_json, present)) return false;
         if (!present) {
           item.value = decimal();
           record.text.value_json = "0";
@@ -326,14 +352,14 @@ class snapshot_loader {
         return true;
       }
       if (key == "minimum")
-        return read_optional_decimal(at, item.minimum, record.text.minimum_json);
+        return read_optional_decimal(at("minimum"), item.minimum, record.text.minimum_json);
       if (key == "maximum")
-        return read_optional_decimal(at, item.maximum, record.text.maximum_json);
+        return read_optional_decimal(at("maximum"), item.maximum, record.text.maximum_json);
       if (key == "points" && item.kind == offer_kind::points_product) {
         const field_status status =
             read_integer_field(reader_, item.points, true, &record.text.points_json);
         if (status == field_status::wrong || item.points < 0) {
-          return reject(at + " must be a non-negative integer");
+          return reject(at("points").str() + " must be a non-negative integer");
         }
         if (status == field_status::absent) {
           item.points = 0;
@@ -341,50 +367,54 @@ class snapshot_loader {
         }
         return true;
       }
-      if (key == "label") return read_string(at, record.text.label);
-      if (key == "fine_print") return read_string(at, record.text.fine_print);
+      if (key == "label") return read_string(at("label"), record.text.label);
+      if (key == "fine_print") return read_string(at("fine_print"), record.text.fine_print);
       if (key == "state") {
         bool present = false;
-        if (!read_string(at, record.text.state, &present)) return false;
+        if (!read_string(at("state"), record.text.state, &present)) return false;
         if (!present) record.text.state = "redeemable";
         return true;
       }
-      if (key == "type") return read_string(at, record.text.type);
+      if (key == "type") return read_string(at("type"), record.text.type);
       if (key == "item_kind") {
         bool present = false;
-        if (!read_string(at, record.item_kind, &present)) return false;
+        if (!read_string(at("item_kind"), record.item_kind, &present)) return false;
         if (!present) record.item_kind = "free_item";
         return true;
       }
       if (key == "products" || key == "categories" || key == "restriction_location_ids") {
+        const char* name = key == "products"     ? "products"
+                           : key == "categories" ? "categories"
+                                                 : "restriction_location_ids";
         std::vector<std::string>& target = key == "products"     ? record.text.products
                                            : key == "categories" ? record.categories
                                                                  : item.restriction_location_ids;
         int64_t bad = -1;
         if (read_string_array_field(reader_, target, bad) == field_status::wrong) {
-          return reject(bad < 0 ? at + " must be an array of strings"
-                                : indexed(at, static_cast<size_t>(bad)) + " must be a string");
+          const std::string where = at(name).str();
+          return reject(bad < 0 ? where + " must be an array of strings"
+                                : indexed(where, bad) + " must be a string");
         }
         return true;
       }
       if (key == "retire_at" && item.kind == offer_kind::reward) {
-        return read_instant(at, item.retire_at, &record.text.retire_at);
+        return read_instant(at("retire_at"), item.retire_at, &record.text.retire_at);
       }
       if (key == "starts_at" && item.kind == offer_kind::reward) {
-        return read_instant(at, item.starts_at, nullptr);
+        return read_instant(at("starts_at"), item.starts_at, nullptr);
       }
       if (key == "user_id" && item.kind == offer_kind::reward) {
-        return read_optional_string(at, record.user_id);
+        return read_optional_string(at("user_id"), record.user_id);
       }
       if (key == "merchant_id" && item.kind == offer_kind::reward) {
-        return read_optional_string(at, record.merchant_id);
+        return read_optional_string(at("merchant_id"), record.merchant_id);
       }
       if (key == "points_experience_id" && item.kind == offer_kind::points_product) {
-        return read_optional_string(at, record.points_experience_id);
+        return read_optional_string(at("points_experience_id"), record.points_experience_id);
       }
       if (key == "redemption_venue") {
         std::optional<std::string> text;
-        if (!read_optional_string(at, text)) return false;
+        if (!read_optional_string(at("redemption_venue"), text)) return false;
         item.redemption_venue = !text                ? venue::all
                                 : *text == "all"     ? venue::all
                                 : *text == "instore" ? venue::instore
@@ -393,7 +423,7 @@ class snapshot_loader {
         return true;
       }
       if (key == "handoff") {
-        if (!read_optional_string(at, item.handoff)) return false;
+        if (!read_optional_string(at("handoff"), item.handoff)) return false;
         if (item.handoff) {
           for (char& c : *item.handoff) {
             if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
@@ -403,7 +433,7 @@ class snapshot_loader {
       }
       if (key == "time_restrictions") {
         item.time_restrictions.clear();
-        return read_array(at, [&](const std::string& window_path) {
+        return read_array(at("time_restrictions"), [&](const field_path& window_path) {
           item.time_restrictions.emplace_back();
           return read_time_window(window_path, item.time_restrictions.back());
         });
@@ -411,7 +441,7 @@ class snapshot_loader {
       return reader_.skip_value();
     });
     if (!ok) return false;
-    if (!record.has_id) return reject(path + ".id is required");
+    if (!record.has_id) return reject(path.str() + ".id is required");
     return true;
   }
 
@@ -436,8 +466,6 @@ class snapshot_loader {
     };
 
     for (std::vector<offer_record>* records : {&rewards_, &points_products_}) {
-      std::vector<offer>& target = records == &rewards_ ? snap.rewards : snap.points_products;
-      target.reserve(records->size());
       for (offer_record& record : *records) {
         offer& item = record.item;
         item.rule = discount_rule_of(record.text.type, record.item_kind);
@@ -461,14 +489,28 @@ class snapshot_loader {
           symbols->erase(std::unique(symbols->begin(), symbols->end()), symbols->end());
         }
         item.entity_json = render_entity(item, record.text);
-        target.push_back(std::move(item));
       }
     }
 
-    std::stable_sort(snap.rewards.begin(), snap.rewards.end(), expires_before);
-    std::stable_sort(snap.points_products.begin(), snap.points_products.end(), costs_fewer_points);
+    in_output_order(rewards_, expires_before, snap.rewards);
+    in_output_order(points_products_, costs_fewer_points, snap.points_products);
     snap.index_offers();
     return snap;
+  }
+
+  // Moves the records' offers into `target` in the order of `before`, ties in
+  // record order: sorting indices moves each offer once instead of at every
+  // swap.
+  static void in_output_order(std::vector<offer_record>& records,
+                              bool (*before)(const offer&, const offer&),
+                              std::vector<offer>& target) {
+    std::vector<uint32_t> order(records.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return before(records[a].item, records[b].item);
+    });
+    target.reserve(records.size());
+    for (uint32_t i : order) target.push_back(std::move(records[i].item));
   }
 
   bool reject(std::string message) { return errors_.reject(std::move(message)); }
