@@ -244,6 +244,26 @@ function proxy(request, response, upstream) {
   request.pipe(outgoing);
 }
 
+/** A static file's validators: a weak ETag from its size and modification time, and Last-Modified. */
+export function staticValidators(stat) {
+  return {
+    etag: `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
+    lastModified: new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toUTCString(),
+  };
+}
+
+// RFC 9110 13.1.2 / 13.1.3: If-None-Match (weak comparison) wins over If-Modified-Since.
+function isNotModified(request, validators, stat) {
+  const noneMatch = request.headers['if-none-match'];
+  if (noneMatch !== undefined) {
+    if (noneMatch.trim() === '*') return true;
+    const opaque = (tag) => tag.trim().replace(/^W\//, '');
+    return noneMatch.split(',').some((tag) => opaque(tag) === opaque(validators.etag));
+  }
+  const since = Date.parse(request.headers['if-modified-since'] ?? '');
+  return Number.isFinite(since) && Math.floor(stat.mtimeMs / 1000) * 1000 <= since;
+}
+
 function serveStatic(request, response, webRoot) {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response
@@ -281,11 +301,22 @@ function serveStatic(request, response, webRoot) {
     response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
     return;
   }
+  // Validators: the browser (and the page's service worker) revalidate with them and get a 304.
+  const validators = staticValidators(stat);
+  const common = {
+    'cache-control': 'no-cache',
+    etag: validators.etag,
+    'last-modified': validators.lastModified,
+    'x-content-type-options': 'nosniff',
+  };
+  if (isNotModified(request, validators, stat)) {
+    response.writeHead(304, common).end();
+    return;
+  }
   response.writeHead(200, {
     'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
     'content-length': stat.size,
-    'cache-control': 'no-cache',
-    'x-content-type-options': 'nosniff',
+    ...common,
   });
   if (request.method === 'HEAD') response.end();
   else createReadStream(file).pipe(response);

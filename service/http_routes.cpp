@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "access_log.hpp"
+#include "account_etag.hpp"
 #include "http_messages.hpp"
 #include "json_body.hpp"
 #include "qualifier.hpp"
@@ -98,6 +99,7 @@ void install_routes(httplib::Server& server, const route_context& context) {
     if (!who) return;
     result<std::shared_ptr<const account_view>> view = context.accounts.get(who->user_id);
     if (!view) return send_error(res, view.err());
+    if (answer_not_modified(req, res, (*view)->snapshot_json)) return;
     send_v1(res, 200, (*view)->snapshot_json);
   });
 

@@ -1,7 +1,9 @@
 // Types of the HTTP clients of the loyalty-qualifier package (hand-written): LoyaltyClient,
-// HybridQualifier with its snapshot stores, and SandboxClient. web/index.d.ts re-exports them.
+// HybridQualifier with its snapshot stores, checkout and order outboxes, and SandboxClient.
+// web/index.d.ts re-exports them.
 import type {
   Decimal,
+  ExplainResult,
   QualifierOptions,
   QualifyError,
   QualifyRequest,
@@ -34,6 +36,8 @@ export interface FetchResponse {
   readonly ok: boolean;
   readonly status: number;
   readonly statusText: string;
+  /** Read for the ETag of GET /api/account (optional: without it, refreshes are unconditional). */
+  readonly headers?: { get(name: string): string | null };
   text(): Promise<string>;
 }
 
@@ -93,6 +97,11 @@ export declare class LoyaltyClient {
   qualify(basket: QualifyRequest | string, options?: RequestOptions): Promise<QualifyResult>;
   /** GET /api/account: the account snapshot (contract section 1). */
   account(options?: RequestOptions): Promise<Snapshot>;
+  /**
+   * GET /api/account with `If-None-Match: etag` (when etag is a string): the service answers 304
+   * when the account's snapshot is unchanged (its strong ETag changes exactly when it changes).
+   */
+  accountIfChanged(etag: string | null, options?: RequestOptions): Promise<AccountAnswer>;
   /** POST /api/baskets: creates or updates a basket. */
   saveBasket(body: BasketBody | string, options?: RequestOptions): Promise<BasketResponse>;
 }
@@ -100,10 +109,16 @@ export declare class LoyaltyClient {
 // ---------------------------------------------------------------------------------------------
 // Snapshot stores
 
-/** A stored snapshot; `savedAt` is epoch milliseconds. */
+/** What accountIfChanged() resolves. */
+export type AccountAnswer =
+  | { notModified: true; etag: string }
+  | { notModified: false; snapshot: Snapshot; etag: string | null };
+
+/** A stored snapshot; `savedAt` is epoch milliseconds; `etag` the service's ETag for it. */
 export interface StoredSnapshot {
   snapshot: Snapshot;
   savedAt: number;
+  etag?: string;
 }
 
 /** Where HybridQualifier keeps snapshots; every method may be synchronous or return a Promise. */
@@ -151,14 +166,128 @@ export function fileSnapshotStore(options: { directory: string }): FileSnapshotS
 export function defaultSnapshotStore(options?: { directory?: string }): SnapshotStore;
 
 // ---------------------------------------------------------------------------------------------
+// Order outboxes
+
+/** An offer an order uses: a reward or a points product of the guest, by id. */
+export interface OfferRef {
+  kind: 'reward' | 'points_product';
+  id: string;
+}
+
+/** An order not decided yet, as the outbox keeps it. */
+export interface PendingOrder {
+  /** Whose order: the client's identity. */
+  owner: string;
+  basketId: string;
+  /** Queue order: orders are replayed by increasing sequence. */
+  sequence: number;
+  /** Epoch milliseconds. */
+  queuedAt: number;
+  /** The POST /api/baskets body re-sent on every attempt (same id). */
+  body: BasketBody;
+  /** The offer asked for at checkout. */
+  requestedOffer: OfferRef | null;
+  /** The offer the order is sent with now (null once the offline policy took it off). */
+  offer: OfferRef | null;
+  /** What the kiosk may promise while undecided, e.g. "0.00"; null before the first attempt. */
+  promisedDiscount: string | null;
+  policyApplied: boolean;
+  attempts: number;
+  lastAttemptAt?: number;
+  /** Why the last attempt stayed undecided. */
+  lastError: string | null;
+}
+
+/** Where HybridQualifier keeps undecided orders; every method may be synchronous or return a Promise. */
+export interface OrderOutbox {
+  /** Every stored order (of every owner), by increasing sequence. */
+  list(): PendingOrder[] | Promise<PendingOrder[]>;
+  /** Inserts or replaces the order with the same (owner, basketId); durable when it resolves. */
+  put(order: PendingOrder): void | Promise<void>;
+  remove(order: Pick<PendingOrder, 'owner' | 'basketId'>): void | Promise<void>;
+  readonly kind?: string;
+}
+
+export interface IndexedDbOrderOutbox extends OrderOutbox {
+  /** Closes the database connection; it reopens on the next use. */
+  close(): Promise<void>;
+}
+
+export interface FileOrderOutbox extends OrderOutbox {
+  readonly directory: string;
+}
+
+/** In memory only: nothing survives the process. */
+export function memoryOrderOutbox(): OrderOutbox;
+/** IndexedDB (default database "loyalty-qualifier-orders", object store "orders"), strict durability. */
+export function indexedDbOrderOutbox(options?: {
+  indexedDB?: IndexedDbFactoryLike;
+  databaseName?: string;
+  storeName?: string;
+}): IndexedDbOrderOutbox;
+/** Node: one JSON file per order in `directory`, written to a temporary file, synced, renamed. */
+export function fileOrderOutbox(options: { directory: string }): FileOrderOutbox;
+/** IndexedDB, else (Node) files under ~/.local/state/loyalty-qualifier/orders, else memory. */
+export function defaultOrderOutbox(options?: { directory?: string }): OrderOutbox;
+
+// ---------------------------------------------------------------------------------------------
 // HybridQualifier
 
 /** What HybridQualifier needs of its client (a LoyaltyClient). */
 export interface QualifyingClient {
   qualify(basket: QualifyRequest | string): Promise<QualifyResult>;
   account(): Promise<Snapshot>;
+  /** Used for conditional refreshes when present. */
+  accountIfChanged?(etag: string | null): Promise<AccountAnswer>;
+  /** Needed by checkout(). */
+  saveBasket?(body: BasketBody | string): Promise<BasketResponse>;
   readonly identity?: string;
 }
+
+/**
+ * What a kiosk may promise for an order it cannot confirm now. 'never' (the default): the order
+ * is queued at full price, without the offer. 'provisional': it is queued with the offer when the
+ * local engine gives it a discount of at most `maxDiscount` (default: no limit).
+ */
+export interface OfflinePolicy {
+  redeem?: 'never' | 'provisional';
+  /** A decimal amount, e.g. "5.00" or 5. */
+  maxDiscount?: Decimal | number;
+}
+
+/** The outcome of an order: 'billed' and 'refused' are final; 'queued' is not decided yet. */
+export interface CheckoutOutcome {
+  status: 'billed' | 'refused' | 'queued';
+  basketId: string;
+  /**
+   * billed: the service's discount; refused: "0.00"; queued: what the offline policy promises
+   * ("0.00" at full price).
+   */
+  discount: string;
+  /** refused: the service's message; queued: why and what happens next. */
+  message: string;
+}
+
+export interface CheckoutOptions {
+  /** The offer to redeem, or null / absent for none. */
+  offer?: OfferRef | null;
+  /** One id per order; default a new UUID. Re-using an id re-sends that order, never a second one. */
+  basketId?: string;
+}
+
+/** Waits between failed refreshes and replays: min(maxMs, initialMs * 2^n), with jitter. */
+export interface BackoffOptions {
+  /** Default 1000. */
+  initialMs?: number;
+  /** Default 300000 (5 minutes). */
+  maxMs?: number;
+  /** Default Math.random: the jitter's source, in [0, 1). */
+  random?: () => number;
+}
+
+/** A local answer; past maxAgeMs it is marked provisional, with the snapshot's age. */
+export type LocalQualifyResult = QualifyResult & { provisional?: true; snapshotAgeMs?: number };
+export type LocalExplainResult = ExplainResult & { provisional?: true; snapshotAgeMs?: number };
 
 /** Told when the service's answer differs from the local one (after the snapshot refresh). */
 export interface DivergenceEvent {
@@ -177,8 +306,29 @@ export interface HybridQualifierOptions {
   snapshot?: Snapshot;
   /** Default memorySnapshotStore(); see defaultSnapshotStore() for persistence. */
   store?: SnapshotStore;
-  /** Age after which a snapshot is expired: a stored one is not used, one in use is refreshed. Default 900000 (15 min). */
+  /**
+   * Age after which a snapshot is expired: it is refreshed (in the background, within the backoff)
+   * and answers from it are provisional. Default 900000 (15 min).
+   */
   maxAgeMs?: number;
+  /**
+   * Age after which a snapshot no longer answers: qualify() rejects with QualifyError 503 naming
+   * its age. At least maxAgeMs; default 604800000 (7 days); Infinity allowed. A failed refresh
+   * never removes or replaces a snapshot, whatever its age.
+   */
+  maxStaleMs?: number;
+  /** Undecided orders; default defaultOrderOutbox() (IndexedDB in browsers, files in Node). */
+  outbox?: OrderOutbox;
+  /** What may be promised for an order the service cannot confirm now; default { redeem: 'never' }. */
+  offline?: OfflinePolicy;
+  /**
+   * Told of every order the service decided ('billed' or 'refused'), also on replays. Called
+   * after the order left the outbox; must not throw. After a crash between the service's answer
+   * and that removal, the replay re-sends the order and it is reported again (billed once).
+   */
+  onOrderSettled?: (order: PendingOrder, outcome: CheckoutOutcome) => void;
+  /** Waits between failed refreshes, and between replays of pending orders. */
+  backoff?: BackoffOptions;
   /** Must not throw: an exception rejects the confirm() that called it. */
   onDivergence?: (event: DivergenceEvent) => void;
   /** The clock of snapshot ages, in epoch milliseconds; default Date.now. */
@@ -191,7 +341,7 @@ export interface HybridQualifierOptions {
 
 export type ConfirmResult =
   | { result: QualifyResult; source: 'remote'; provisional: false }
-  | { result: QualifyResult; source: 'local'; provisional: true; error: QualifyError };
+  | { result: QualifyResult; source: 'local'; provisional: true; error: QualifyError; snapshotAgeMs: number };
 
 export interface SnapshotInfo {
   savedAt: number;
@@ -199,19 +349,49 @@ export interface SnapshotInfo {
   expired: boolean;
 }
 
+/** An age as people read it: "2 h 10 min", "3 days 4 h", "12 s". */
+export function describeAge(ms: number): string;
+
 /** Answers locally at once and confirms with the service. */
 export declare class HybridQualifier {
   constructor(options: HybridQualifierOptions);
-  /** Loads a snapshot: the option, else a stored unexpired one, else the service's. */
+  /**
+   * Loads a snapshot: the option, else a stored one not older than maxStaleMs (refreshed in the
+   * background when past maxAgeMs), else the service's.
+   */
   ready(): Promise<void>;
-  /** The local answer; rejects with QualifyError (400) for a malformed basket. */
-  qualify(basket: QualifyRequest | string): Promise<QualifyResult>;
+  /**
+   * The local answer; provisional with `snapshotAgeMs` past maxAgeMs. Rejects with QualifyError
+   * 400 for a malformed basket, 503 past maxStaleMs (the message names the snapshot's age).
+   */
+  qualify(basket: QualifyRequest | string): Promise<LocalQualifyResult>;
+  /** The local explain (contract section 4), on the same terms as qualify(). */
+  explain(basket: QualifyRequest | string): Promise<LocalExplainResult>;
+  /**
+   * Bills an order (POST /api/baskets, state "billed") with one basket id, kept in the outbox
+   * until the service decides it. A network error, timeout or 5xx is an unknown outcome: 'queued',
+   * re-sent with the same id. Rejects (QualifyError 400) only for a malformed request or option.
+   */
+  checkout(request: QualifyRequest | string, options?: CheckoutOptions): Promise<CheckoutOutcome>;
+  /** This client's undecided orders, oldest first. */
+  pendingOrders(): Promise<PendingOrder[]>;
+  /**
+   * Sends the pending orders now, oldest first, each once, stopping at the first that stays
+   * undecided; resolves one outcome per pending order. Replays also run on start-up, on the
+   * browser's `online` event and on a backoff timer.
+   */
+  flush(): Promise<CheckoutOutcome[]>;
+  /** The snapshot in use (the same object until a refresh brings a changed one), or null. */
+  currentSnapshot(): Snapshot | null;
   /**
    * The service's answer; the local one marked provisional when the service cannot be reached
    * (NETWORK_ERROR, TIMEOUT, 5xx). Rejects with the service's QualifyError for a 4xx.
    */
   confirm(basket: QualifyRequest | string): Promise<ConfirmResult>;
-  /** Fetches, loads and stores the account snapshot now. */
+  /**
+   * Fetches the account snapshot now, conditionally (If-None-Match): unchanged, it costs a 304 and
+   * no reload or store write. A failure rejects and changes nothing.
+   */
   refresh(): Promise<Snapshot>;
   snapshotInfo(): SnapshotInfo | null;
   /** Frees the engine; later calls reject with QualifyError (410). */

@@ -1,12 +1,32 @@
 // Local answers at once, confirmed by the service: qualify() runs the engine on a snapshot of the
 // account; confirm() asks the service, falls back to the local answer (marked provisional) when
-// the service cannot be reached, and refreshes the snapshot when the two disagree.
+// the service cannot be reached, and refreshes the snapshot when the two disagree. Snapshots
+// outlive outages: a failed refresh never removes one; past maxAgeMs answers are provisional, past
+// maxStaleMs they stop (503). checkout() bills orders through a durable outbox (order_checkout.js).
 import { createQualifier } from './qualifier.js';
 import { QualifyError } from './qualify_error.js';
 import { isServiceUnavailable } from './loyalty_client.js';
 import { memorySnapshotStore } from './snapshot_store.js';
+import { defaultOrderOutbox } from './order_outbox.js';
+import { OrderCheckout, offlinePolicy } from './order_checkout.js';
+import { RetryBackoff } from './retry_backoff.js';
 
 const DEFAULT_MAX_AGE_MS = 15 * 60_000;
+const DEFAULT_MAX_STALE_MS = 7 * 24 * 60 * 60_000;
+
+/** 93784000 -> "1 day 2 h 3 min": an age as people read it. */
+export function describeAge(ms) {
+  if (!Number.isFinite(ms)) return 'infinitely long';
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return `${Math.floor(Math.max(0, ms) / 1000)} s`;
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const parts = [];
+  if (days > 0) parts.push(`${days} day${days === 1 ? '' : 's'}`);
+  if (hours > 0) parts.push(`${hours} h`);
+  if (minutes % 60 > 0 && days === 0) parts.push(`${minutes % 60} min`);
+  return parts.join(' ');
+}
 
 // Deep equality of JSON values; object key order does not matter, array order does.
 function sameJson(a, b) {
@@ -17,6 +37,15 @@ function sameJson(a, b) {
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameJson(a[key], b[key]));
+}
+
+function checkOutbox(outbox) {
+  for (const method of ['list', 'put', 'remove']) {
+    if (typeof outbox?.[method] !== 'function') {
+      throw new TypeError(`outbox must have list(), put(order) and remove(order) (missing ${method})`);
+    }
+  }
+  return outbox;
 }
 
 function checkStore(store) {
@@ -33,43 +62,80 @@ export class HybridQualifier {
   #store;
   #storeKey;
   #maxAgeMs;
+  #maxStaleMs;
   #now;
   #onDivergence;
   #qualifierOptions;
   #initialSnapshot;
   #qualifier = null;
+  #snapshot = null;
+  #etag = null;
   #savedAt = 0;
   #loading = null;
   #refreshing = null;
+  #refreshBackoff;
+  #orders;
   #disposed = false;
 
   constructor(options) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
-    const { client, snapshot, store, maxAgeMs = DEFAULT_MAX_AGE_MS, onDivergence, now, storeKey, qualifierOptions } =
-      options;
+    const {
+      client,
+      snapshot,
+      store,
+      maxAgeMs = DEFAULT_MAX_AGE_MS,
+      maxStaleMs = Math.max(DEFAULT_MAX_STALE_MS, typeof maxAgeMs === 'number' ? maxAgeMs : 0),
+      onDivergence,
+      now,
+      storeKey,
+      qualifierOptions,
+      outbox,
+      offline,
+      onOrderSettled,
+      backoff,
+    } = options;
     if (typeof client?.qualify !== 'function' || typeof client?.account !== 'function') {
       throw new TypeError('client must be a LoyaltyClient (or have qualify(basket) and account())');
     }
     if (typeof maxAgeMs !== 'number' || !(maxAgeMs >= 0)) {
       throw new TypeError('maxAgeMs must be a non-negative number of milliseconds');
     }
+    if (typeof maxStaleMs !== 'number' || !(maxStaleMs >= maxAgeMs)) {
+      throw new TypeError('maxStaleMs must be a number of milliseconds (Infinity allowed), at least maxAgeMs');
+    }
     if (onDivergence !== undefined && typeof onDivergence !== 'function') {
       throw new TypeError('onDivergence must be a function');
+    }
+    if (onOrderSettled !== undefined && typeof onOrderSettled !== 'function') {
+      throw new TypeError('onOrderSettled must be a function');
     }
     if (now !== undefined && typeof now !== 'function') throw new TypeError('now must be a function');
     this.#client = client;
     this.#store = checkStore(store ?? memorySnapshotStore());
     this.#storeKey = storeKey ?? `snapshot:${client.identity ?? 'default'}`;
     this.#maxAgeMs = maxAgeMs;
+    this.#maxStaleMs = maxStaleMs;
     this.#now = now ?? Date.now;
     this.#onDivergence = onDivergence ?? null;
     this.#qualifierOptions = qualifierOptions ?? {};
     this.#initialSnapshot = snapshot ?? null;
+    this.#refreshBackoff = new RetryBackoff(backoff);
+    this.#orders = new OrderCheckout({
+      client,
+      outbox: checkOutbox(outbox ?? defaultOrderOutbox()),
+      owner: client.identity ?? 'default',
+      policy: offlinePolicy(offline),
+      onOrderSettled,
+      backoff,
+      localDiscount: (request, offer) => this.#localDiscount(request, offer),
+    });
+    this.#orders.start();
   }
 
   /**
-   * Loads a snapshot once: the `snapshot` option, else a stored one not older than maxAgeMs,
-   * else the service's (GET /api/account). Called by qualify() and confirm() as needed.
+   * Loads a snapshot once: the `snapshot` option, else a stored one not older than maxStaleMs
+   * (refreshed in the background when older than maxAgeMs), else the service's
+   * (GET /api/account). Called by qualify() and confirm() as needed.
    */
   ready() {
     this.#live();
@@ -88,10 +154,36 @@ export class HybridQualifier {
    * still answers while a fresh one is fetched in the background.
    */
   async qualify(basket) {
-    await this.ready();
+    const { answer, ageMs } = await this.#localAnswer((engine) => engine.qualify(basket));
+    return ageMs > this.#maxAgeMs ? { ...answer, provisional: true, snapshotAgeMs: ageMs } : answer;
+  }
+
+  /** The local explain (contract section 4) of the basket, on the same terms as qualify(). */
+  async explain(basket) {
+    const { answer, ageMs } = await this.#localAnswer((engine) => engine.explain(basket));
+    return ageMs > this.#maxAgeMs ? { ...answer, provisional: true, snapshotAgeMs: ageMs } : answer;
+  }
+
+  /**
+   * Bills an order: POST /api/baskets with state "billed", the offer and one basket id (a UUID
+   * when omitted), kept in the outbox until the service decides it. Resolves
+   * { status: 'billed' | 'refused' | 'queued', basketId, discount, message }.
+   */
+  checkout(request, options = {}) {
     this.#live();
-    if (this.#expired()) this.#refreshInBackground();
-    return this.#qualifier.qualify(basket);
+    return this.#orders.checkout(request, options);
+  }
+
+  /** The orders not decided yet, oldest first. */
+  pendingOrders() {
+    this.#live();
+    return this.#orders.pendingOrders();
+  }
+
+  /** Sends the pending orders now, in order; resolves their outcomes ('queued' while undecided). */
+  flush() {
+    this.#live();
+    return this.#orders.flush();
   }
 
   /**
@@ -102,9 +194,10 @@ export class HybridQualifier {
    */
   async confirm(basket) {
     let local;
+    let localAgeMs;
     let localError = null;
     try {
-      local = await this.qualify(basket);
+      ({ answer: local, ageMs: localAgeMs } = await this.#localAnswer((engine) => engine.qualify(basket)));
     } catch (e) {
       localError = e;
     }
@@ -114,7 +207,7 @@ export class HybridQualifier {
     } catch (e) {
       if (!isServiceUnavailable(e)) throw e;
       if (localError !== null) throw localError;
-      return { result: local, source: 'local', provisional: true, error: e };
+      return { result: local, source: 'local', provisional: true, error: e, snapshotAgeMs: localAgeMs };
     }
     if (localError !== null || !sameJson(local, remote)) {
       let refreshError = null;
@@ -128,7 +221,11 @@ export class HybridQualifier {
     return { result: remote, source: 'remote', provisional: false };
   }
 
-  /** Fetches the account snapshot now, loads it and stores it; resolves the snapshot. */
+  /**
+   * Fetches the account snapshot now (conditionally, with the ETag of the one in hand), loads it
+   * and stores it; resolves the snapshot in use. A 304 costs no reload and no store write. A
+   * failure rejects and leaves the snapshot in hand (and the stored one) as they were.
+   */
   refresh() {
     this.#live();
     if (this.#refreshing === null) {
@@ -146,9 +243,15 @@ export class HybridQualifier {
     return { savedAt: this.#savedAt, ageMs, expired: ageMs > this.#maxAgeMs };
   }
 
-  /** Frees the engine; later calls reject with QualifyError (410). */
+  /** The snapshot in use (the same object until a refresh brings a changed one), or null. */
+  currentSnapshot() {
+    return this.#qualifier === null ? null : this.#snapshot;
+  }
+
+  /** Frees the engine and stops the replay timer; later calls reject with QualifyError (410). */
   dispose() {
     this.#disposed = true;
+    this.#orders.dispose();
     this.#qualifier?.dispose();
     this.#qualifier = null;
   }
@@ -157,8 +260,38 @@ export class HybridQualifier {
     if (this.#disposed) throw new QualifyError(410, 'this hybrid qualifier has been disposed');
   }
 
-  #expired() {
-    return this.#now() - this.#savedAt > this.#maxAgeMs;
+  // The engine's answer on the snapshot in hand and that snapshot's age; past maxAgeMs a refresh
+  // starts in the background (within the backoff), past maxStaleMs it is a 503.
+  async #localAnswer(compute) {
+    await this.ready();
+    this.#live();
+    const ageMs = this.#now() - this.#savedAt;
+    if (ageMs > this.#maxAgeMs) this.#refreshInBackground();
+    if (ageMs > this.#maxStaleMs) throw this.#tooOld(ageMs);
+    return { answer: compute(this.#qualifier), ageMs };
+  }
+
+  #tooOld(ageMs, cause = undefined) {
+    const error = new QualifyError(
+      503,
+      `the account snapshot is ${describeAge(ageMs)} old, older than maxStaleMs ` +
+        `(${describeAge(this.#maxStaleMs)}), and the service cannot be reached for a fresh one`,
+    );
+    if (cause !== undefined) error.cause = cause;
+    return error;
+  }
+
+  // The local engine's discount for an offer on a request (for the offline policy), or null.
+  #localDiscount(request, offer) {
+    if (this.#qualifier === null || this.#now() - this.#savedAt > this.#maxStaleMs) return null;
+    try {
+      const entry = this.#qualifier
+        .explain(request)
+        .entries.find((e) => e.kind === offer.kind && e.id === offer.id && e.qualifies);
+      return entry?.discount ?? null;
+    } catch {
+      return null;
+    }
   }
 
   async #load() {
@@ -170,11 +303,21 @@ export class HybridQualifier {
       return;
     }
     const stored = await this.#loadStored();
-    if (stored !== null) return;
-    await this.refresh();
+    if (stored !== null && this.#qualifier !== null) {
+      if (this.#now() - stored.savedAt > this.#maxAgeMs) this.#refreshInBackground();
+      return;
+    }
+    try {
+      await this.refresh();
+    } catch (e) {
+      // The stored snapshot (kept, never removed) is older than maxStaleMs: say how old.
+      if (stored !== null && isServiceUnavailable(e)) throw this.#tooOld(this.#now() - stored.savedAt, e);
+      throw e;
+    }
   }
 
-  // A stored snapshot not older than maxAgeMs, loaded; an expired or invalid one is removed.
+  // The stored entry; it is loaded when not older than maxStaleMs. Nothing is ever removed here:
+  // an entry too old or invalid stays until a successful refresh replaces it.
   async #loadStored() {
     let entry = null;
     try {
@@ -183,34 +326,52 @@ export class HybridQualifier {
       return null; // an unreadable store is an empty one
     }
     if (entry === null || entry === undefined) return null;
-    if (this.#now() - entry.savedAt > this.#maxAgeMs) {
-      await this.#removeStored();
-      return null;
-    }
+    if (this.#now() - entry.savedAt > this.#maxStaleMs) return entry;
     try {
       await this.#use(entry.snapshot, entry.savedAt);
+      this.#etag = typeof entry.etag === 'string' ? entry.etag : null;
     } catch (e) {
       if (!(e instanceof QualifyError)) throw e;
-      await this.#removeStored();
       return null;
     }
     return entry;
   }
 
-  async #removeStored() {
-    try {
-      await this.#store.remove(this.#storeKey);
-    } catch {
-      // nothing more to do: the entry is ignored anyway
-    }
-  }
-
   async #fetchSnapshot() {
-    const snapshot = await this.#client.account();
+    let fetched;
+    try {
+      fetched = await this.#fetchAccount();
+    } catch (e) {
+      this.#refreshBackoff.failed(this.#now());
+      throw e;
+    }
     this.#live();
+    this.#refreshBackoff.succeeded();
+    if (fetched.notModified) {
+      this.#savedAt = this.#now(); // confirmed current: no reload, no store write
+      return this.#snapshot;
+    }
+    const snapshot = this.#snapshotOf(fetched.body);
     await this.#use(snapshot, this.#now());
+    this.#etag = fetched.etag;
     await this.#save(snapshot);
     return snapshot;
+  }
+
+  // GET /api/account, with If-None-Match when the client can send it and a snapshot is in hand.
+  async #fetchAccount() {
+    if (typeof this.#client.accountIfChanged === 'function') {
+      const etag = this.#qualifier !== null ? this.#etag : null;
+      const answer = await this.#client.accountIfChanged(etag);
+      if (answer.notModified && this.#qualifier !== null) return { notModified: true };
+      if (!answer.notModified) return { notModified: false, body: answer.snapshot, etag: answer.etag ?? null };
+    }
+    return { notModified: false, body: await this.#client.account(), etag: null };
+  }
+
+  // The one step from a fetched account body to the snapshot the engine loads.
+  #snapshotOf(body) {
+    return body;
   }
 
   async #use(snapshot, savedAt) {
@@ -229,19 +390,23 @@ export class HybridQualifier {
     } else {
       this.#qualifier.setSnapshot(snapshot);
     }
+    this.#snapshot = snapshot;
     this.#savedAt = savedAt;
   }
 
   async #save(snapshot) {
     try {
-      await this.#store.save(this.#storeKey, { snapshot, savedAt: this.#savedAt });
+      const entry = { snapshot, savedAt: this.#savedAt };
+      if (this.#etag !== null) entry.etag = this.#etag;
+      await this.#store.save(this.#storeKey, entry);
     } catch {
       // Persistence is best effort (a full quota, a read-only disk): the snapshot is in use anyway.
     }
   }
 
   #refreshInBackground() {
-    if (this.#refreshing !== null) return;
+    if (this.#refreshing !== null || this.#disposed) return;
+    if (!this.#refreshBackoff.ready(this.#now())) return; // failures back off: no refresh storm
     this.refresh().catch(() => {
       // Offline: keep answering from the snapshot in hand; the next call tries again.
     });

@@ -8,4 +8,5 @@ export { createQualifier, diagnostics } from './qualifier.js';
 export { LoyaltyClient, NETWORK_ERROR, TIMEOUT, isServiceUnavailable } from './loyalty_client.js';
 export * from './hybrid_qualifier.js';
 export * from './snapshot_store.js';
+export * from './order_outbox.js';
 export * from './sandbox_client.js';

@@ -62,9 +62,10 @@ function withCause(error, cause) {
  * One HTTP exchange with a JSON (or empty) answer (internal: shared by the clients). Resolves the
  * parsed body (undefined when empty); rejects with QualifyError: the service's { code, message }
  * for an error status, NETWORK_ERROR or TIMEOUT when no answer came, or the `signal`'s reason
- * when the caller aborted.
+ * when the caller aborted. `exchange`, when given, receives the answer's `status` and `etag`; with
+ * `exchange.allowNotModified`, a 304 resolves undefined instead of rejecting.
  */
-export async function requestJson({ fetch, url, method = 'GET', headers = {}, body, timeoutMs, signal }) {
+export async function requestJson({ fetch, url, method = 'GET', headers = {}, body, timeoutMs, signal, exchange }) {
   const fetchImpl = fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') {
     throw new QualifyError(NETWORK_ERROR, 'no fetch() in this environment: pass options.fetch');
@@ -97,6 +98,11 @@ export async function requestJson({ fetch, url, method = 'GET', headers = {}, bo
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
+  }
+  if (exchange) {
+    exchange.status = response.status;
+    exchange.etag = response.headers?.get?.('etag') ?? null;
+    if (response.status === 304 && exchange.allowNotModified) return undefined;
   }
   let parsed;
   if (text.length > 0) {
@@ -177,16 +183,30 @@ export class LoyaltyClient {
     return this.#call('GET', '/api/account', undefined, signal);
   }
 
+  /**
+   * GET /api/account sent with `If-None-Match: etag` (when etag is a string): resolves
+   * { notModified: true, etag } for a 304, else { notModified: false, snapshot, etag } (etag: the
+   * answer's ETag, or null).
+   */
+  async accountIfChanged(etag, { signal } = {}) {
+    const exchange = { allowNotModified: typeof etag === 'string' };
+    const extra = typeof etag === 'string' ? { 'If-None-Match': etag } : {};
+    const snapshot = await this.#call('GET', '/api/account', undefined, signal, exchange, extra);
+    if (exchange.status === 304) return { notModified: true, etag: exchange.etag ?? etag };
+    return { notModified: false, snapshot, etag: exchange.etag };
+  }
+
   /** POST /api/baskets: creates or updates a basket; resolves { id, state, discount }. */
   async saveBasket(body, { signal } = {}) {
     return this.#call('POST', '/api/baskets', jsonText(body, 'basket'), signal);
   }
 
-  #call(method, path, body, signal) {
+  #call(method, path, body, signal, exchange = undefined, extraHeaders = {}) {
     const headers = {
       Authorization: `Bearer ${this.#accessToken}`,
       'Merchant-Key': this.#merchantKey,
       Accept: LOYALTY_MEDIA_TYPE,
+      ...extraHeaders,
     };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     return requestJson({
@@ -197,6 +217,7 @@ export class LoyaltyClient {
       body,
       timeoutMs: this.#timeoutMs,
       signal,
+      exchange,
     });
   }
 }

@@ -1,5 +1,5 @@
 // Where HybridQualifier keeps account snapshots between runs. A store holds entries
-// { snapshot, savedAt } (savedAt: epoch milliseconds) by key; every method may return a value or
+// { snapshot, savedAt, etag? } (savedAt: epoch milliseconds; etag: the service's ETag) by key; every method may return a value or
 // a Promise. The Node file store loads node:fs only when used, so browsers never see it.
 
 function checkKey(key) {
@@ -12,7 +12,9 @@ function entryOf(value) {
   if (value === null || typeof value !== 'object') return null;
   if (value.snapshot === null || typeof value.snapshot !== 'object') return null;
   if (typeof value.savedAt !== 'number' || !Number.isFinite(value.savedAt)) return null;
-  return { snapshot: value.snapshot, savedAt: value.savedAt };
+  const entry = { snapshot: value.snapshot, savedAt: value.savedAt };
+  if (typeof value.etag === 'string') entry.etag = value.etag; // the ETag GET /api/account sent with it
+  return entry;
 }
 
 function parseEntry(text) {

@@ -14,7 +14,9 @@ import { fileURLToPath } from 'node:url';
 
 import { chromium } from 'playwright-core';
 
+import { createKioskServer } from '../../scripts/kiosk.mjs';
 import { ensureWasm, serviceBinary } from '../service/harness.js';
+import { startLossyProxy } from '../service/lossy_proxy.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const shots = path.join(root, 'test-output/kiosk');
@@ -25,7 +27,8 @@ const LAUNCH_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-
 const NOW = '2026-11-24T13:15:00Z';
 const MEDIA_TYPE = 'application/vnd.service-v1+json';
 const ALEX = { token: 'at_u1001_7Qx2LmN9pR4s', key: 'mk_harbor_5f1c9a7e2b' };
-const STEP = 20_000;  // the longest a single UI expectation may take
+const STEP = 30_000;  // the longest a single UI expectation may take (a loaded machine)
+const MAX_AGE_S = 4;  // the main page's maxAgeMs: past it, offers are provisional
 
 let scratch;
 let kiosk;  // { proc, pageUrl, origin, stderr, exited }
@@ -81,11 +84,14 @@ async function kioskCommand(command, confirmation) {
   }
 }
 
-/** A loyalty API call through the kiosk's proxy, as Alex. */
-async function api(method, route, body) {
+const GUESTS = { u_1001: ALEX, u_1002: { token: 'at_u1002_Kd83JsPq0Wz1', key: ALEX.key } };
+
+/** A loyalty API call through the kiosk's proxy, as Alex (or `as`, another Harbor Coffee guest). */
+async function api(method, route, body, as = 'u_1001') {
+  const { token, key } = GUESTS[as];
   const response = await fetch(`${kiosk.origin}${route}`, {
     method,
-    headers: { Authorization: `Bearer ${ALEX.token}`, 'Merchant-Key': ALEX.key, Accept: MEDIA_TYPE,
+    headers: { Authorization: `Bearer ${token}`, 'Merchant-Key': key, Accept: MEDIA_TYPE,
       ...(body ? { 'Content-Type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
     signal: AbortSignal.timeout(15_000),
@@ -182,7 +188,7 @@ test('npm start prints the page URL; the kiosk server serves web/ and proxies th
 });
 
 test('the page starts online with the first demo guest and an empty basket', { timeout: 60_000 }, async () => {
-  await page.goto(`${kiosk.pageUrl}&poll=1`);
+  await page.goto(`${kiosk.pageUrl}&poll=1&max_age=${MAX_AGE_S}`);
   await page.waitForSelector('body[data-ready]');
   await page.waitForSelector('#status[data-state="online"]');
   assert.equal(await page.locator('#merchant-name').textContent(), 'Harbor Coffee');
@@ -301,9 +307,16 @@ test('with the service stopped, offers come from the cached snapshot, provisiona
   await page.waitForSelector('#status[data-state="offline"]');
   await page.waitForSelector('#provisional:not([hidden])');
   assert.match(await page.locator('#provisional-note').textContent(), /Offline: computed from your account/);
-  assert.equal(await page.locator('#checkout').isDisabled(), true);
-  assert.match(await page.locator('#checkout-note').textContent(), /Checkout needs the loyalty service/);
+  assert.equal(await page.locator('#checkout').isDisabled(), false, 'an order can be placed offline (queued)');
+  assert.match(await page.locator('#checkout-note').textContent(), /Offline: the loyalty service is not reachable/);
   assert.ok((await offerIds()).includes('rw_free_latte'));
+
+  // Stopped for longer than maxAgeMs: the offers stay, provisional, with the snapshot's age.
+  await page.waitForFunction((ms) => Number(document.getElementById('provisional-note').dataset.snapshotAgeMs) > ms,
+    MAX_AGE_S * 1000, { timeout: STEP });
+  await page.waitForFunction(() => /Provisional · account \d+ s old/.test(
+    document.querySelector('#offer-list li[data-id="rw_free_latte"] .age')?.textContent ?? ''), null, { timeout: STEP });
+  assert.match(await page.locator('#provisional-note').textContent(), /\(\d+ s old\)/);
 
   // Still recomputed on every change while offline.
   await page.locator('#lines li', { hasText: 'Egg sandwich' }).getByRole('button', { name: 'Remove Egg sandwich' }).click();
@@ -341,34 +354,38 @@ test('the page is usable by keyboard', { timeout: 60_000 }, async () => {
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.id), 'cappuccino');
 
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.getElementById('customize').open);
+  await page.waitForFunction(() => document.getElementById('customize').open, null, { timeout: STEP });
   await page.locator('#customize input[value="oat_milk"]').focus();
   await page.keyboard.press('Space');
+  // Each step waits for its effect: on a loaded machine a key press may land late.
+  await page.waitForFunction(() => document.querySelector('#customize input[value="oat_milk"]').checked, null,
+    { timeout: STEP });
   await page.locator('#customize-add').focus();
+  await page.waitForFunction(() => document.activeElement?.id === 'customize-add', null, { timeout: STEP });
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => !document.getElementById('customize').open);
+  await page.waitForFunction(() => !document.getElementById('customize').open, null, { timeout: STEP });
   // The basket re-renders after the dialog closes: wait for the line rather than race it.
-  await page
-    .waitForFunction(() => /Cappuccino\s*Oat milk/.test(document.getElementById('lines').textContent), null, {
-      timeout: 10_000,
-    })
-    .catch(() => {});
-  assert.match(await page.locator('#lines').textContent(), /Cappuccino\s*Oat milk/);
+  await page.waitForFunction(() => /Cappuccino\s*Oat milk/.test(document.getElementById('lines').textContent), null,
+    { timeout: STEP });
   await waitForOffers(['rw_oat_milk'], 'a cappuccino with oat milk');
 
   // Radio groups move with the arrow keys.
   await page.locator('#venue input[value="instore"]').focus();
   await page.keyboard.press('ArrowRight');
-  assert.equal(await page.locator('#venue input[value="online"]').isChecked(), true);
+  await page.waitForFunction(() => document.querySelector('#venue input[value="online"]').checked, null,
+    { timeout: STEP });
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement.nextElementSibling).outlineStyle);
   assert.equal(outline, 'solid', 'the focused choice shows a focus ring');
   await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelector('#venue input[value="instore"]').checked, null,
+    { timeout: STEP });
 
   // The reasons of the other offers open from the keyboard too.
+  await page.waitForFunction(() => /\$3 off delivery: .*handoff/.test(document.getElementById('others').textContent),
+    null, { timeout: STEP });
   await page.locator('#others-section summary').focus();
   await page.keyboard.press('Enter');
-  assert.equal(await page.locator('#others-section').evaluate((d) => d.open), true);
-  assert.match(await page.locator('#others').textContent(), /\$3 off delivery: .*handoff/);
+  await page.waitForFunction(() => document.getElementById('others-section').open, null, { timeout: STEP });
   await page.locator('#others-section').scrollIntoViewIfNeeded();
   await shoot('09-keyboard.png');
   await page.keyboard.press('Enter');
@@ -453,6 +470,251 @@ test('checkout refuses an offer the service no longer confirms, and refreshes th
   } finally {
     await context.close();
   }
+});
+
+// ------------------------------------------------------------------------------------------
+// Offline for real: a second kiosk server in this process, which the tests can close (the network
+// gone), in front of a TCP proxy that can lose the service's answers. Its page runs in its own
+// browser context (its own service worker, IndexedDB and outbox).
+
+let site;  // { server, origin, port, proxy, serviceUp, context, page, errors }
+
+/** The service's current base URL, from the kiosk's log (a restarted service has a new port). */
+function serviceUrl() {
+  const urls = [...kiosk.stderr.matchAll(/kiosk: service: (http:\/\/127\.0\.0\.1:\d+) \(pid/g)];
+  return urls.at(-1)[1];
+}
+
+async function listen(server, port) {
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  return server.address().port;
+}
+
+async function closeSite() {
+  site.server.closeAllConnections?.();
+  await new Promise((resolve) => site.server.close(resolve));
+}
+
+async function stopService() {
+  await kioskCommand('stop', /service stopped/);
+  site.serviceUp = false;
+}
+
+async function startService() {
+  await kioskCommand('start', /service: http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
+  site.serviceUp = true;
+}
+
+function siteUrl(extra = '') {
+  return `${site.origin}/kiosk/?now=${encodeURIComponent(NOW)}&poll=1&retry=1&guest=u_1002${extra}`;
+}
+
+async function openSitePage(extra = '') {
+  await site.page.goto(siteUrl(extra));
+  await site.page.waitForSelector('body[data-ready]');
+}
+
+const balance = async (as) => Number((await api('GET', '/api/account', undefined, as)).body.points[0].balance);
+
+async function waitForBalance(as, expected, what) {
+  const deadline = Date.now() + 60_000;
+  let last;
+  while (Date.now() < deadline) {
+    last = await balance(as);
+    if (last === expected) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.equal(last, expected, what);
+}
+
+/** Blair orders a latte on the site page and goes to checkout (offer: an offer id or null). */
+async function orderLatte(offer) {
+  const p = site.page;
+  await p.locator('#categories label', { hasText: 'Coffee' }).click();
+  await p.locator('button.item[data-id="latte"]').click();
+  await p.locator('#customize-add').click();
+  await p.waitForSelector('#offer-list li[data-id="rw_1002_any_coffee"]');
+  await p.locator(offer ? `#offer-list li[data-id="${offer}"] label` : '#offer-list li.none label').click();
+  await p.locator('#checkout').click();
+  await p.waitForSelector('#pay');
+}
+
+test('a second kiosk site in front of a lossy proxy', { timeout: 60_000 }, async () => {
+  site = { serviceUp: true, errors: [] };
+  site.proxy = await startLossyProxy(serviceUrl);
+  site.server = createKioskServer({ upstream: () => (site.serviceUp ? site.proxy.url : null) });
+  site.port = await listen(site.server, 0);
+  site.origin = `http://127.0.0.1:${site.port}`;
+  site.context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  site.page = await site.context.newPage();
+  site.page.setDefaultTimeout(STEP);
+  site.page.on('console', (message) => {
+    if (message.type() === 'error') site.errors.push(`${message.text()} @ ${message.location().url}`);
+  });
+  site.page.on('pageerror', (error) => consoleErrors.push(`site page error: ${error.message}`));
+
+  // Static files carry validators: a revalidation is a 304.
+  const first = await fetch(`${site.origin}/kiosk/kiosk.js`);
+  await first.arrayBuffer();
+  assert.equal(first.headers.get('cache-control'), 'no-cache');
+  assert.match(first.headers.get('etag'), /^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+  assert.ok(first.headers.get('last-modified'));
+  const again = await fetch(`${site.origin}/kiosk/kiosk.js`, { headers: { 'If-None-Match': first.headers.get('etag') } });
+  assert.equal(again.status, 304);
+  const since = await fetch(`${site.origin}/kiosk/kiosk.js`, { headers: { 'If-Modified-Since': first.headers.get('last-modified') } });
+  assert.equal(since.status, 304);
+  // The account: a strong ETag and 304 through the proxy as well.
+  const account = await fetch(`${site.origin}/api/account`, { headers: { Authorization: `Bearer ${ALEX.token}`, 'Merchant-Key': ALEX.key, Accept: MEDIA_TYPE } });
+  await account.arrayBuffer();
+  const etag = account.headers.get('etag');
+  assert.match(etag, /^"[0-9a-f]+-[0-9a-f]+"$/);
+  const unchanged = await fetch(`${site.origin}/api/account`, { headers: { Authorization: `Bearer ${ALEX.token}`, 'Merchant-Key': ALEX.key, Accept: MEDIA_TYPE, 'If-None-Match': etag } });
+  assert.equal(unchanged.status, 304);
+});
+
+test('with the network off, a reload shows the page and the guest\'s offers (service worker + IndexedDB)', { timeout: 120_000 }, async () => {
+  const p = site.page;
+  await openSitePage();
+  await p.waitForSelector('#status[data-state="online"]');
+  await p.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: STEP });
+  await p.evaluate(() => navigator.serviceWorker.ready);
+  // Unchanged polls are 304s: the snapshot object stays, nothing is reloaded.
+  const statuses = [];
+  const onResponse = (response) => {
+    if (new URL(response.url()).pathname === '/api/account') statuses.push(response.status());
+  };
+  p.on('response', onResponse);
+  const deadline = Date.now() + STEP;
+  while (statuses.filter((s) => s === 304).length < 2 && Date.now() < deadline) await p.waitForTimeout(100);
+  p.off('response', onResponse);
+  assert.ok(statuses.filter((s) => s === 304).length >= 2, `polls answered 304: ${statuses}`);
+
+  // The network goes: the server is closed and the browser is offline.
+  await closeSite();
+  await site.context.setOffline(true);
+  try {
+    await p.reload();
+    await p.waitForSelector('body[data-ready]');
+    await p.waitForSelector('#status[data-state="offline"]');
+    assert.match(await p.locator('#wallet').textContent(), /2,600 beans/);
+    await p.locator('#categories label', { hasText: 'Coffee' }).click();
+    await p.locator('button.item[data-id="latte"]').click();
+    await p.locator('#customize-add').click();
+    await p.waitForSelector('#offer-list li[data-id="rw_1002_any_coffee"]');
+    assert.equal(await p.locator('#provisional').isVisible(), true);
+    await shoot('14-offline-reload.png', p);
+  } finally {
+    await listen(site.server, site.port);  // the server first: the page retries on 'online'
+    await site.context.setOffline(false);
+  }
+  await p.waitForSelector('#status[data-state="online"]');
+});
+
+test('a lost answer to a billing: the order ends billed, with exactly one debit', { timeout: 120_000 }, async () => {
+  const p = site.page;
+  await openSitePage();
+  await p.waitForSelector('#status[data-state="online"]');
+  const before = await balance('u_1002');
+  site.proxy.dropAnswers(1, /^POST \/api\/baskets HTTP/);
+  await orderLatte('pp_two_off');
+  assert.match(await p.locator('#pay').textContent(), /Pay \$2\.75/);
+  await p.locator('#pay').click();
+  await p.waitForSelector('#checkout-dialog .queued');
+  const dialog = await p.locator('#checkout-dialog').textContent();
+  assert.doesNotMatch(dialog, /nothing was charged/i);
+  assert.match(dialog, /has not confirmed it yet/);
+  assert.equal(site.proxy.state.dropped, 1, 'the service answered; the answer was lost');
+  const basketId = await p.locator('#orders li[data-status="queued"]').first().getAttribute('data-basket-id');
+  await shoot('15-lost-answer-queued.png', p);
+  await p.locator('#new-order').click();
+
+  // The replay (backoff timer) re-sends the same basket: billed once.
+  await p.waitForSelector(`#orders li[data-status="billed"][data-basket-id="${basketId}"]`, { timeout: 60_000 });
+  assert.equal(await p.locator('#orders li[data-status="queued"]').count(), 0);
+  // 200 beans debited once; $2.75 paid accrues 27 beans once (after the 1 s processing delay).
+  await waitForBalance('u_1002', before - 200 + 27, 'exactly one debit and one accrual');
+  const resent = await api('POST', '/api/baskets', { id: basketId, state: 'billed', subtotal: '4.75', items: [{ id: 'latte', price: '4.75' }] }, 'u_1002');
+  assert.equal(resent.status, 200, 'the basket exists, billed');
+  assert.equal(resent.body.discount, '2.00');
+  await shoot('16-lost-answer-billed.png', p);
+});
+
+test('checkout with the service down: queued; reload; service back; replayed exactly once', { timeout: 180_000 }, async () => {
+  const p = site.page;
+  await openSitePage();
+  await p.waitForSelector('#status[data-state="online"]');
+  const before = await balance('u_1002');
+  await stopService();
+  let basketId;
+  try {
+    await p.waitForSelector('#status[data-state="offline"]');
+    await orderLatte('rw_1002_any_coffee');
+    const offline = await p.locator('#checkout-dialog').textContent();
+    assert.match(offline, /not reachable right now/);
+    assert.match(offline, /Offers are not redeemed offline/);
+    assert.match(await p.locator('#pay').textContent(), /pay \$4\.75/);
+    await p.locator('#pay').click();
+    await p.waitForSelector('#checkout-dialog .queued');
+    assert.match(await p.locator('#checkout-dialog').textContent(), /Order placed: \$4\.75\. The loyalty service has not confirmed it yet/);
+    assert.doesNotMatch(await p.locator('#checkout-dialog').textContent(), /nothing was charged/i);
+    basketId = await p.locator('#orders li[data-status="queued"]').first().getAttribute('data-basket-id');
+    await p.locator('#new-order').click();
+
+    await p.reload();
+    await p.waitForSelector('body[data-ready]');
+    await p.waitForSelector(`#orders li[data-status="queued"][data-basket-id="${basketId}"]`);
+    assert.match(await p.locator('#status').textContent(), /1 order waiting/);
+    await shoot('17-queued-offline.png', p);
+  } finally {
+    await startService();
+  }
+  await p.waitForSelector(`#orders li[data-status="billed"][data-basket-id="${basketId}"]`, { timeout: 60_000 });
+  await p.waitForSelector('#status[data-state="online"]');
+  // At full price (the offline policy "never"): no redemption, 47 beans accrued once.
+  await waitForBalance('u_1002', before + 47, 'billed once, at full price');
+  const account = await api('GET', '/api/account', undefined, 'u_1002');
+  assert.equal(account.body.rewards.find((r) => r.id === 'rw_1002_any_coffee').state ?? 'redeemable', 'redeemable');
+});
+
+test('a replay the service refuses is shown as refused', { timeout: 180_000 }, async () => {
+  const p = site.page;
+  await openSitePage('&offline=provisional');
+  await p.waitForSelector('#status[data-state="online"]');
+  await stopService();
+  let basketId;
+  try {
+    await p.waitForSelector('#status[data-state="offline"]');
+    await orderLatte('rw_1002_any_coffee');
+    assert.match(await p.locator('#checkout-dialog').textContent(), /applied provisionally/);
+    await p.locator('#pay').click();
+    await p.waitForSelector('#checkout-dialog .queued');
+    basketId = await p.locator('#orders li[data-status="queued"]').first().getAttribute('data-basket-id');
+    await p.locator('#new-order').click();
+    await p.goto('about:blank');  // no replay while the reward is used elsewhere
+  } finally {
+    await startService();
+  }
+  const elsewhere = await api('POST', '/api/baskets', { id: 'other-till-any-coffee', state: 'billed', rewards: ['rw_1002_any_coffee'],
+    redemption_venue: 'instore', subtotal: '4.75', items: [{ id: 'latte', price: '4.75', categories: ['coffee'] }] }, 'u_1002');
+  assert.equal(elsewhere.status, 201, JSON.stringify(elsewhere.body));
+
+  await openSitePage('&offline=provisional');  // the start-up replay
+  const refused = p.locator(`#orders li[data-status="refused"][data-basket-id="${basketId}"]`);
+  await refused.waitFor({ timeout: 60_000 });
+  assert.match(await refused.textContent(), /Refused by the loyalty service: reward rw_1002_any_coffee does not qualify/);
+  assert.equal(await p.locator('#orders li[data-status="queued"]').count(), 0);
+  await shoot('18-refused-replay.png', p);
+});
+
+test('the second site: its only console errors are the lost answer\'s 503 and the refusal\'s 400', async () => {
+  await site.context.close();
+  await closeSite();
+  await site.proxy.close();
+  const unexpected = site.errors.filter((e) => !/status of (503|400) .*@ .*\/api\/baskets$/.test(e));
+  assert.deepEqual(unexpected, []);
 });
 
 test('no console errors or page errors on any page', () => {

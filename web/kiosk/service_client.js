@@ -1,18 +1,17 @@
-// The kiosk's link to the loyalty service: web/loyalty_client.js's LoyaltyClient (the three API
-// calls with the headers the service requires), plus the kiosk server's health probe.
-import { LoyaltyClient } from '../loyalty_client.js';
-
-/** A client for one guest; apiBase is absolute or relative to the page ('' = the page's origin). */
-export function createServiceClient({ apiBase = '', accessToken, merchantKey }) {
-  const baseUrl = new URL(apiBase || '/', window.location.href).href;
-  return new LoyaltyClient({ baseUrl, accessToken, merchantKey, timeoutMs: 15_000 });
-}
+// The kiosk's link to the loyalty service: web/loyalty_client.js's LoyaltyClient (the API calls
+// with the headers the service requires), asked only when the kiosk server's health endpoint says
+// the service is up and the browser is online. Chromium logs every failed or non-2xx fetch as a
+// console error; this way a stopped service or a cut network costs no failing request: the call
+// fails at once with NETWORK_ERROR, which HybridQualifier treats as "unreachable".
+import { LoyaltyClient, NETWORK_ERROR } from '../loyalty_client.js';
+import { QualifyError } from '../qualify_error.js';
 
 /**
- * Whether the service is up, from the kiosk server's health endpoint (always 200, so a stopped
- * service does not put a failed request in the console). null: no health endpoint to ask.
+ * Whether the service is up, from the kiosk server's health endpoint (always 200). null: no
+ * health endpoint to ask; false: down, or the network is.
  */
 export async function serviceIsUp(healthUrl) {
+  if (globalThis.navigator?.onLine === false) return false;
   if (!healthUrl) return null;
   try {
     const response = await fetch(healthUrl, { cache: 'no-store', signal: AbortSignal.timeout(5_000) });
@@ -22,4 +21,27 @@ export async function serviceIsUp(healthUrl) {
   } catch {
     return false;
   }
+}
+
+/**
+ * A client for one guest; apiBase is absolute or relative to the page ('' = the page's origin).
+ * It has LoyaltyClient's methods (qualify, account, accountIfChanged, saveBasket, identity).
+ */
+export function createServiceClient({ apiBase = '', healthUrl = null, accessToken, merchantKey }) {
+  const baseUrl = new URL(apiBase || '/', window.location.href).href;
+  const client = new LoyaltyClient({ baseUrl, accessToken, merchantKey, timeoutMs: 15_000 });
+  const whenUp = (call) => async (...args) => {
+    if ((await serviceIsUp(healthUrl)) === false) {
+      throw new QualifyError(NETWORK_ERROR, 'the loyalty service is not reachable (offline or stopped)');
+    }
+    return call(...args);
+  };
+  return {
+    identity: client.identity,
+    baseUrl: client.baseUrl,
+    qualify: whenUp((basket) => client.qualify(basket)),
+    account: whenUp(() => client.account()),
+    accountIfChanged: whenUp((etag) => client.accountIfChanged(etag)),
+    saveBasket: whenUp((body) => client.saveBasket(body)),
+  };
 }

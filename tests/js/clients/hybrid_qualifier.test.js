@@ -1,6 +1,6 @@
 // HybridQualifier: local answers at once, confirmation by the service, provisional answers when
 // the service cannot be reached, divergence handling, and snapshots that persist through a
-// pluggable store and expire after maxAgeMs. The service is a stub over the engine here, except
+// pluggable store, turn provisional after maxAgeMs and stop after maxStaleMs. The service is a stub over the engine here, except
 // for the 4xx checks, which use the real one.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
@@ -221,11 +221,17 @@ describe('snapshots persist through a store and expire', () => {
     assert.equal(provisional.provisional, true);
     second.dispose();
 
-    now += 2_000; // 61 s old: expired
-    const third = new clients.HybridQualifier({ client: offline, store: clients.fileSnapshotStore({ directory }), now: clock, maxAgeMs: 60_000, qualifierOptions });
-    await assert.rejects(third.qualify(basket), { code: clients.NETWORK_ERROR });
-    assert.equal(readdirSync(directory).length, 0, 'the expired entry is removed');
+    now += 2_000; // 61 s old: expired, still answering (provisional), and kept
+    const third = new clients.HybridQualifier({ client: offline, store: clients.fileSnapshotStore({ directory }), now: clock, maxAgeMs: 60_000, maxStaleMs: 120_000, qualifierOptions });
+    assert.deepEqual(await third.qualify(basket), { ...answer, provisional: true, snapshotAgeMs: 61_000 });
+    assert.equal(readdirSync(directory).length, 1, 'an expired entry is never removed');
     third.dispose();
+
+    now += 60_000; // 121 s old: past maxStaleMs
+    const fourth = new clients.HybridQualifier({ client: offline, store: clients.fileSnapshotStore({ directory }), now: clock, maxAgeMs: 60_000, maxStaleMs: 120_000, qualifierOptions });
+    await assert.rejects(fourth.qualify(basket), { code: 503, message: /snapshot is 2 min old, older than maxStaleMs \(2 min\)/ });
+    assert.equal(readdirSync(directory).length, 1);
+    fourth.dispose();
   });
 
   test('an expired snapshot in use answers at once and is refreshed in the background', async () => {

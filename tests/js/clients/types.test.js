@@ -30,6 +30,13 @@ import {
   isServiceUnavailable,
   localStorageSnapshotStore,
   memorySnapshotStore,
+  memoryOrderOutbox,
+  fileOrderOutbox,
+  indexedDbOrderOutbox,
+  defaultOrderOutbox,
+  describeAge,
+  type CheckoutOutcome,
+  type PendingOrder,
   pollDelays,
   purchaseMatcher,
   type ConfirmResult,
@@ -78,6 +85,23 @@ export async function usage(): Promise<void> {
     const provisional: false = confirmed.provisional;
     console.log(provisional);
   }
+  const offline = new HybridQualifier({
+    client,
+    outbox: memoryOrderOutbox(),
+    maxStaleMs: Infinity,
+    offline: { redeem: 'provisional', maxDiscount: '5.00' },
+    backoff: { initialMs: 1000, maxMs: 60_000 },
+    onOrderSettled: (order: PendingOrder, outcome: CheckoutOutcome) => console.log(order.basketId, outcome.status),
+  });
+  const outcome: CheckoutOutcome = await offline.checkout({ subtotal: '4.75' }, { offer: { kind: 'reward', id: 'r' }, basketId: 'b-1' });
+  const status: 'billed' | 'refused' | 'queued' = outcome.status;
+  const pending: PendingOrder[] = await offline.pendingOrders();
+  const flushed: CheckoutOutcome[] = await offline.flush();
+  const stale = await offline.qualify({ items: [] });
+  console.log(status, pending.length, flushed.length, stale.provisional, stale.snapshotAgeMs, describeAge(1000));
+  console.log(fileOrderOutbox({ directory: '/tmp/o' }).directory, indexedDbOrderOutbox().kind, defaultOrderOutbox().kind);
+  const changed = await client.accountIfChanged('"x"');
+  if (!changed.notModified) console.log(changed.snapshot.user, changed.etag);
   const info = hybrid.snapshotInfo();
   if (info) console.log(info.ageMs, info.expired, info.savedAt);
   await hybrid.refresh();
@@ -174,7 +198,7 @@ test('the declared values are exactly the ones the modules export', async () => 
   const text = readFileSync(path.join(root, 'web/clients.d.ts'), 'utf8');
   for (const match of text.matchAll(/^export (?:declare )?(?:const|class|function) (\w+)/gm)) declared.add(match[1]);
   const exported = new Set();
-  for (const file of ['loyalty_client.js', 'hybrid_qualifier.js', 'snapshot_store.js', 'sandbox_client.js']) {
+  for (const file of ['loyalty_client.js', 'hybrid_qualifier.js', 'snapshot_store.js', 'order_outbox.js', 'sandbox_client.js']) {
     for (const name of Object.keys(await import(`../../../web/${file}`))) {
       assert.ok(!exported.has(name), `${name} is exported twice (export * would drop it)`);
       exported.add(name);
@@ -184,7 +208,7 @@ test('the declared values are exactly the ones the modules export', async () => 
   assert.deepEqual([...exported].filter((n) => !internal.has(n)).sort(), [...declared].sort());
   // The package root re-exports every public client value as the same binding, and no internal one.
   const index = await import('../../../web/index.js');
-  for (const file of ['loyalty_client.js', 'hybrid_qualifier.js', 'snapshot_store.js', 'sandbox_client.js']) {
+  for (const file of ['loyalty_client.js', 'hybrid_qualifier.js', 'snapshot_store.js', 'order_outbox.js', 'sandbox_client.js']) {
     const module = await import(`../../../web/${file}`);
     for (const [name, value] of Object.entries(module)) {
       if (internal.has(name)) assert.ok(!(name in index), `${name} is internal but exported by web/index.js`);

@@ -1,0 +1,206 @@
+// Where HybridQualifier keeps the orders whose billing is not decided yet (the service could not
+// be reached, or its answer was lost), so that they survive page reloads and process restarts
+// and are re-sent with the same basket id until the service decides them. An outbox holds order
+// records by (owner, basketId); list() gives them in the order they were queued (`sequence`).
+// Every method may return a value or a Promise. The Node file outbox loads node:fs only when used.
+
+/** A stored order, or null when the value is not one (a damaged record is skipped, never lost). */
+function orderOf(value) {
+  if (value === null || typeof value !== 'object') return null;
+  const { owner, basketId, sequence, body } = value;
+  if (typeof owner !== 'string' || owner.length === 0) return null;
+  if (typeof basketId !== 'string' || basketId.length === 0) return null;
+  if (typeof sequence !== 'number' || !Number.isFinite(sequence)) return null;
+  if (body === null || typeof body !== 'object' || body.id !== basketId) return null;
+  return structuredClone(value);
+}
+
+function checkOrder(order) {
+  const checked = orderOf(order);
+  if (checked === null) {
+    throw new TypeError('an order needs owner, basketId, a numeric sequence and a body whose id is basketId');
+  }
+  return checked;
+}
+
+const bySequence = (a, b) => a.sequence - b.sequence;
+
+/** Orders in memory only: nothing survives the process (tests, or a deliberate choice). */
+export function memoryOrderOutbox() {
+  const orders = new Map();
+  const keyOf = (order) => `${order.owner}\u0000${order.basketId}`;
+  return {
+    kind: 'memory',
+    list: () => [...orders.values()].map((order) => structuredClone(order)).sort(bySequence),
+    put: (order) => {
+      const checked = checkOrder(order);
+      orders.set(keyOf(checked), checked);
+    },
+    remove: (order) => {
+      orders.delete(keyOf(order));
+    },
+  };
+}
+
+function promised(request) {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/**
+ * Orders in an IndexedDB object store (default database "loyalty-qualifier-orders", store
+ * "orders", key [owner, basketId]); every write is committed before the promise resolves.
+ */
+export function indexedDbOrderOutbox({
+  indexedDB = globalThis.indexedDB,
+  databaseName = 'loyalty-qualifier-orders',
+  storeName = 'orders',
+} = {}) {
+  if (!indexedDB || typeof indexedDB.open !== 'function') {
+    throw new TypeError('indexedDbOrderOutbox needs an IDBFactory (indexedDB is not available here)');
+  }
+  let opened = null;
+  const database = () => {
+    if (opened === null) {
+      const request = indexedDB.open(databaseName, 1);
+      request.onupgradeneeded = () => {
+        if (!request.result.objectStoreNames.contains(storeName)) request.result.createObjectStore(storeName);
+      };
+      opened = promised(request).catch((e) => {
+        opened = null;
+        throw e;
+      });
+    }
+    return opened;
+  };
+  const run = async (mode, action) => {
+    const db = await database();
+    const transaction = db.transaction(storeName, mode, { durability: 'strict' });
+    const result = promised(action(transaction.objectStore(storeName)));
+    result.catch(() => {}); // a failed request also fails the transaction, reported below
+    await new Promise((resolve, reject) => {
+      transaction.oncomplete = resolve;
+      transaction.onerror = () => reject(transaction.error);
+      transaction.onabort = () => reject(transaction.error);
+    });
+    return result;
+  };
+  return {
+    kind: 'indexedDB',
+    list: async () => {
+      const values = await run('readonly', (store) => store.getAll());
+      return values.map(orderOf).filter((order) => order !== null).sort(bySequence);
+    },
+    put: async (order) => {
+      const checked = checkOrder(order);
+      await run('readwrite', (store) => store.put(checked, [checked.owner, checked.basketId]));
+    },
+    remove: async (order) => {
+      await run('readwrite', (store) => store.delete([order.owner, order.basketId]));
+    },
+    /** Closes the database connection (it reopens on the next use). */
+    close: async () => {
+      if (opened === null) return;
+      const db = await opened.catch(() => null);
+      opened = null;
+      db?.close();
+    },
+  };
+}
+
+// The specifier is a variable so that bundlers leave this Node-only import alone.
+async function nodeFs() {
+  const fsModule = 'node:fs/promises';
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
+}
+
+/**
+ * Orders as JSON files in a directory (Node), one per order, each written to a temporary file,
+ * flushed to disk and renamed over the old one: a crash leaves the old record or the new one,
+ * never half of one.
+ */
+export function fileOrderOutbox({ directory } = {}) {
+  if (typeof directory !== 'string' || directory.length === 0) {
+    throw new TypeError('fileOrderOutbox needs { directory }');
+  }
+  const folder = directory.replace(/[\\/]+$/, '');
+  const fileOf = (order) =>
+    `${folder}/${encodeURIComponent(order.owner)}~${encodeURIComponent(order.basketId)}.order.json`;
+  return {
+    kind: 'file',
+    directory,
+    list: async () => {
+      const fs = await nodeFs();
+      let names;
+      try {
+        names = await fs.readdir(folder);
+      } catch (e) {
+        if (e.code === 'ENOENT') return [];
+        throw e;
+      }
+      const orders = [];
+      for (const name of names) {
+        if (!name.endsWith('.order.json')) continue;
+        let text;
+        try {
+          text = await fs.readFile(`${folder}/${name}`, 'utf8');
+        } catch (e) {
+          if (e.code === 'ENOENT') continue; // removed meanwhile (settled by another process)
+          throw e;
+        }
+        let order = null;
+        try {
+          order = orderOf(JSON.parse(text));
+        } catch {
+          order = null;
+        }
+        if (order !== null) orders.push(order);
+      }
+      return orders.sort(bySequence);
+    },
+    put: async (order) => {
+      const checked = checkOrder(order);
+      const fs = await nodeFs();
+      await fs.mkdir(folder, { recursive: true });
+      const file = fileOf(checked);
+      const temporary = `${file}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
+      let handle = null;
+      try {
+        handle = await fs.open(temporary, 'w', 0o600);
+        await handle.writeFile(JSON.stringify(checked));
+        await handle.sync();
+        await handle.close();
+        handle = null;
+        await fs.rename(temporary, file);
+      } catch (e) {
+        await handle?.close().catch(() => {});
+        await fs.rm(temporary, { force: true });
+        throw e;
+      }
+    },
+    remove: async (order) => {
+      const fs = await nodeFs();
+      await fs.rm(fileOf(order), { force: true });
+    },
+  };
+}
+
+function nodeDataDirectory() {
+  const env = globalThis.process?.env ?? {};
+  const base = env.XDG_STATE_HOME || (env.HOME ? `${env.HOME}/.local/state` : null) || env.LOCALAPPDATA || null;
+  return base === null ? null : `${base}/loyalty-qualifier/orders`;
+}
+
+/**
+ * The platform's durable outbox: IndexedDB (browsers and workers), else files under
+ * $XDG_STATE_HOME/loyalty-qualifier/orders or ~/.local/state/loyalty-qualifier/orders (Node),
+ * else memory.
+ */
+export function defaultOrderOutbox({ directory } = {}) {
+  if (globalThis.indexedDB && typeof globalThis.indexedDB.open === 'function') return indexedDbOrderOutbox();
+  const isNode = typeof globalThis.process?.versions?.node === 'string';
+  const folder = directory ?? (isNode ? nodeDataDirectory() : null);
+  return folder ? fileOrderOutbox({ directory: folder }) : memoryOrderOutbox();
+}
