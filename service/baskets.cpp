@@ -8,6 +8,7 @@
 #include "json_body.hpp"
 #include "json_writer.hpp"
 #include "money.hpp"
+#include "points_bounds.hpp"
 #include "qualify.hpp"
 #include "request.hpp"
 
@@ -241,6 +242,9 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
       if (amount.is_negative()) amount = decimal();
       std::optional<int64_t> points = accrued_points(amount, merchant->points_per_dollar);
       if (!points) return error{400, "the points this basket accrues are out of range"};
+      auto range =
+          points_out_of_range(db_, who.user_id, merchant->points_experience_id, points, "subtotal");
+      if (range) return *range;
 
       purchase_row purchase;
       purchase.source = "basket";

@@ -8,6 +8,7 @@
 #include "decimal.hpp"
 #include "json_body.hpp"
 #include "money.hpp"
+#include "points_bounds.hpp"
 
 namespace lq::service {
 
@@ -219,6 +220,10 @@ result<int64_t> sandbox_service::simulate_purchase(const caller& who, std::strin
     }
     std::optional<int64_t> points = accrued_points(*amount, merchant->points_per_dollar);
     if (!points) return error{400, "purchase.amount is out of range"};
+    transaction tx(db_.db());  // the bound and the insert see the same balance
+    auto range = points_out_of_range(db_, who.user_id, merchant->points_experience_id, points,
+                                     "purchase.amount");
+    if (range) return *range;
     row.source = "sandbox";
     row.merchant_id = merchant->id;
     row.user_id = who.user_id;
@@ -228,7 +233,6 @@ result<int64_t> sandbox_service::simulate_purchase(const caller& who, std::strin
     row.purchased_at = purchased_at_text;
     row.received_at = service_clock::wall_ms();
     row.due_at = row.received_at + processing_delay_ms_;
-    transaction tx(db_.db());
     id = db_.insert_purchase(row);
     tx.commit();
   }
