@@ -369,7 +369,17 @@ void guarded_server::serve_connection(socket_t sock) {
     result<request_head> head =
         parse_request_head(std::string_view(buffer).substr(0, head_end), framing);
     if (!head) {
-      answer_error(sock, head.err(), "-", "-", limits_.write_timeout_ms);
+      // The log line names the method and target when the request line has them.
+      const std::string line =
+          buffer.substr(0, std::min(buffer.find_first_of("\r\n"), size_t{300}));
+      const size_t space = line.find(' ');
+      const size_t second = space == std::string::npos ? space : line.find(' ', space + 1);
+      const bool named = space != std::string::npos && space > 0 && space <= 16;
+      answer_error(sock, head.err(), named ? line.substr(0, space) : "-",
+                   named ? line.substr(space + 1, second == std::string::npos ? std::string::npos
+                                                                              : second - space - 1)
+                         : "-",
+                   limits_.write_timeout_ms);
       return linger_and_close(sock, 1000);
     }
     const bool has_body = head->chunked || head->content_length > 0;

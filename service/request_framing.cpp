@@ -218,7 +218,7 @@ result<request_head> parse_request_head(std::string_view head, const framing_lim
     if (same_name(name, "Transfer-Encoding")) {
       ++transfer_encodings;
       if (!same_name(value, "chunked")) {
-        return error{501,
+        return error{400,
                      "Transfer-Encoding " + quoted(value) + " is not supported (only chunked is)"};
       }
       out.chunked = true;

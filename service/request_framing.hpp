@@ -38,7 +38,7 @@ result<std::optional<size_t>> find_head_end(std::string_view buffer, const frami
 
 /// Checks a complete head (up to its empty line): 400 (syntax, conflicting or invalid
 /// Content-Length, Content-Length with chunked), 413 (declared body too large), 415
-/// (Content-Encoding), 431 (header count), 501 (a transfer coding other than chunked). Messages
+/// (Content-Encoding), 431 (header count); a transfer coding other than chunked is 400. Messages
 /// name what is wrong.
 result<request_head> parse_request_head(std::string_view head, const framing_limits& limits);
 

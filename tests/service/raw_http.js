@@ -43,9 +43,9 @@ export function parseResponse(buffer) {
  * Connects to `url`'s host and port, writes `chunks` (strings or Buffers, in order), half-closes
  * when `halfClose`, and resolves once `responses` final responses (100 Continue aside) arrived or
  * the server closed: { responses, closed, error }. Bounded by `timeout` ms (then it resolves
- * with what it has, `timedOut` set).
+ * with what it has, `timedOut` set). `statusOnly`: resolve at the first final status line.
  */
-export function exchange(url, chunks, { responses: wanted = 1, halfClose = false, timeout = 20_000 } = {}) {
+export function exchange(url, chunks, { responses: wanted = 1, halfClose = false, timeout = 20_000, statusOnly = false } = {}) {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = net.connect({ host: hostname, port: Number(port) });
@@ -66,11 +66,26 @@ export function exchange(url, chunks, { responses: wanted = 1, halfClose = false
     });
     socket.on('data', (data) => {
       buffer = Buffer.concat([buffer, data]);
-      for (;;) {
-        const parsed = parseResponse(buffer);
-        if (!parsed) break;
-        buffer = buffer.subarray(parsed.length);
-        if (parsed.status !== 100) responses.push(parsed);
+      if (statusOnly) {
+        // Only the first final status line matters (e.g. after HEAD, whose answer has no body).
+        const text = buffer.toString('latin1');
+        const match = /^HTTP\/1\.[01] (?!100)(\d{3})[^\r\n]*\r\n/m.exec(text);
+        if (match) {
+          responses.push({ status: Number(match[1]), headers: {}, body: '' });
+          finish({ closed: false });
+        }
+        return;
+      }
+      try {
+        while (responses.length < wanted) {
+          const parsed = parseResponse(buffer);
+          if (!parsed) break;
+          buffer = buffer.subarray(parsed.length);
+          if (parsed.status !== 100) responses.push(parsed);
+        }
+      } catch (error) {
+        finish({ closed: false, error });
+        return;
       }
       if (responses.length >= wanted) finish({ closed: false });
     });
