@@ -3,7 +3,7 @@
 // its next request as soon as the previous answer arrived. Reports requests per second, p50 and
 // p99 latency; the target is p99 <= 25 ms at 64 connections (issue 10).
 //
-//   node bench/connections.mjs [--quick] [--service PATH]   (prints the rows as JSON)
+//   node bench/connections.mjs [--quick] [--service PATH] [--workers N]   (prints the rows as JSON)
 //
 // The load generator uses raw sockets and one prebuilt request, so that the client's own cost
 // stays small beside the server's (both share the machine).
@@ -24,9 +24,9 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
 }
 
-async function startService(binary, dir) {
+async function startService(binary, dir, serviceArgs) {
   const child = spawn(binary, ['--port', '0', '--db', path.join(dir, 'connections.db'), '--fixture',
-    path.join(root, 'fixtures/demo.json'), '--now', '2026-11-24T13:15:00Z', '--access-log', 'off'],
+    path.join(root, 'fixtures/demo.json'), '--now', '2026-11-24T13:15:00Z', '--access-log', 'off', ...serviceArgs],
   { stdio: ['ignore', 'pipe', 'ignore'] });
   const url = await new Promise((resolve, reject) => {
     let seen = '';
@@ -80,10 +80,20 @@ function drive(url, request, until, latencies) {
   });
 }
 
+// One client: a connection driven until `until`, opened again whenever the server closes it
+// (after its keep-alive maximum of requests).
+async function client(url, request, until, latencies) {
+  let errors = 0;
+  do {
+    errors += await drive(url, request, until, latencies);
+  } while (performance.now() < until);
+  return errors;
+}
+
 /** Runs the load at each connection count; resolves [{ connections, rps, p50, p99, errors }]. */
-export async function measureConnections({ binary, quick = false } = {}) {
+export async function measureConnections({ binary, quick = false, serviceArgs = [] } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lq-connections-'));
-  const { child, url } = await startService(binary, dir);
+  const { child, url } = await startService(binary, dir, serviceArgs);
   try {
     const body = readFileSync(path.join(root, 'examples/basket.json'));
     const host = new URL(url).host;
@@ -104,7 +114,7 @@ export async function measureConnections({ binary, quick = false } = {}) {
       const latencies = [];
       const start = performance.now();
       const until = start + seconds * 1000;
-      const errors = (await Promise.all(Array.from({ length: connections }, () => drive(url, request, until, latencies))))
+      const errors = (await Promise.all(Array.from({ length: connections }, () => client(url, request, until, latencies))))
         .reduce((a, b) => a + b, 0);
       const elapsed = (performance.now() - start) / 1000;
       latencies.sort((a, b) => a - b);
@@ -146,6 +156,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const args = process.argv.slice(2);
   const at = args.indexOf('--service');
   const binary = at >= 0 ? path.resolve(args[at + 1]) : path.join(root, 'build/native/service/loyalty_service');
-  const rows = await measureConnections({ binary, quick: args.includes('--quick') });
+  const workers = args.indexOf('--workers');
+  const serviceArgs = workers >= 0 ? ['--workers', args[workers + 1]] : [];
+  const rows = await measureConnections({ binary, quick: args.includes('--quick'), serviceArgs });
   process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 }

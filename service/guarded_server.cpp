@@ -266,16 +266,44 @@ ssize_t receive(socket_t sock, std::string& buffer, int timeout_ms) {
 
 size_t worker_count(const connection_limits& limits) {
   if (limits.workers > 0) return limits.workers;
-  return std::max<size_t>(4, 2 * std::max(1u, std::thread::hardware_concurrency()));
+  return std::max<size_t>(4, 4 * std::max(1u, std::thread::hardware_concurrency()));
+}
+
+void request_gate::acquire() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (free_ > 0 && waiting_.empty()) {
+    --free_;
+    return;
+  }
+  waiter self;
+  waiting_.push_back(&self);
+  self.granted_cv.wait(lock, [&self] { return self.granted; });
+}
+
+void request_gate::release() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (waiting_.empty()) {
+    ++free_;
+    return;
+  }
+  waiter* next = waiting_.front();  // the slot passes straight to the longest waiter
+  waiting_.pop_front();
+  next->granted = true;
+  next->granted_cv.notify_one();
 }
 
 guarded_server::guarded_server(const connection_limits& limits)
-    : limits_(limits), workers_(worker_count(limits)) {
+    : limits_(limits), gate_(worker_count(limits)) {
   const size_t max_connections = limits_.max_connections;
   new_task_queue = [max_connections] { return new connection_pool(max_connections); };
   set_payload_max_length(limits_.framing.max_body_bytes);
   set_keep_alive_max_count(limits_.keep_alive_max_requests);
   set_keep_alive_timeout(std::max(1, limits_.keep_alive_timeout_ms / 1000));
+}
+
+void guarded_server::widen_listen_backlog() {
+  // Listening again on a listening socket only changes its backlog.
+  ::listen(svr_sock_, SOMAXCONN);
 }
 
 bool guarded_server::process_and_close_socket(socket_t sock) {
@@ -448,11 +476,7 @@ void guarded_server::serve_connection(socket_t sock) {
     const bool last = served + 1 >= limits_.keep_alive_max_requests || !is_running() ||
                       (client_done && buffer.empty());
     bool closed = false;
-    {
-      std::unique_lock<std::mutex> lock(slots_mutex_);
-      slot_freed_.wait(lock, [this] { return busy_ < workers_; });
-      ++busy_;
-    }
+    gate_.acquire();
     buffered_stream stream(sock, std::move(canonical), limits_.write_timeout_ms);
     bool written = false;
     try {
@@ -460,11 +484,7 @@ void guarded_server::serve_connection(socket_t sock) {
     } catch (...) {
       written = false;
     }
-    {
-      std::lock_guard<std::mutex> lock(slots_mutex_);
-      --busy_;
-    }
-    slot_freed_.notify_one();
+    gate_.release();
     if (!written || closed || last) break;
   }
   linger_and_close(sock, client_done ? 0 : 100);

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <mutex>
 
 #include <httplib.h>
@@ -23,15 +24,37 @@ struct connection_limits {
   int write_timeout_ms = 5'000;
   size_t keep_alive_max_requests = 1000;
   size_t max_connections = 256;  // 503 beyond
-  size_t workers = 0;            // requests handled at once; 0: twice the hardware threads
+  size_t workers = 0;            // requests handled at once; 0: 4 x the hardware threads
 };
 
-/// The worker count in force for `limits` (its own, else 2 x hardware threads, at least 4).
+/// The worker count in force for `limits` (its own, else 4 x hardware threads, at least 4).
 size_t worker_count(const connection_limits& limits);
+
+/// At most `slots` holders at once, granted strictly in arrival order (a fair queue keeps the
+/// tail latency close to the median when more requests wait than there are workers).
+class request_gate {
+ public:
+  explicit request_gate(size_t slots) : free_(slots) {}
+  void acquire();
+  void release();
+
+ private:
+  struct waiter {
+    std::condition_variable granted_cv;
+    bool granted = false;
+  };
+  std::mutex mutex_;
+  size_t free_;
+  std::deque<waiter*> waiting_;
+};
 
 class guarded_server : public httplib::Server {
  public:
   explicit guarded_server(const connection_limits& limits);
+
+  /// httplib listens with a backlog of 5: a burst of new connections (64 clients reconnecting)
+  /// would see SYNs dropped and retried seconds later. Call after binding.
+  void widen_listen_backlog();
 
  private:
   bool process_and_close_socket(socket_t sock) override;
@@ -39,10 +62,7 @@ class guarded_server : public httplib::Server {
   void reject_connection(socket_t sock);
 
   connection_limits limits_;
-  size_t workers_;
-  std::mutex slots_mutex_;
-  std::condition_variable slot_freed_;
-  size_t busy_ = 0;
+  request_gate gate_;
 };
 
 }  // namespace lq::service

@@ -148,6 +148,7 @@ int serve(const options& opts) {
     std::fprintf(stderr, "loyalty_service: cannot listen on %s:%d\n", opts.host.c_str(), opts.port);
     return 1;
   }
+  server.widen_listen_backlog();
 
   // The server runs on its own thread; this one waits for SIGTERM or SIGINT. The base URL is
   // printed once the server runs, so a stop request can never come before it can take effect.

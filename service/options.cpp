@@ -127,7 +127,7 @@ const char* usage() {
          "  --access-log FILE|-|off: access-log lines to FILE (rotated at 10 MiB), stderr (-,\n"
          "    the default) or nowhere.\n"
          "  --max-connections N (default 256): connections beyond get 503.\n"
-         "  --workers N (default 2 x hardware threads, at least 4): requests handled at once.\n"
+         "  --workers N (default 4 x hardware threads, at least 4): requests handled at once.\n"
          "  --request-timeout S (default 10): the time a request may take to arrive (408).\n";
 }
 

@@ -30,7 +30,7 @@ struct options {
   std::string access_log = "-";
   /// Open connections served at once; beyond: 503.
   int max_connections = 256;
-  /// Requests handled at once; 0: twice the hardware threads (at least 4).
+  /// Requests handled at once; 0: four times the hardware threads (at least 4).
   int workers = 0;
   /// The time one request (head and body) may take to arrive, in milliseconds; beyond: 408.
   int64_t request_timeout_ms = 10'000;
