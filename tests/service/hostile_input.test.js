@@ -156,6 +156,19 @@ test('--access-log sends the lines to a file, or nowhere', { timeout: 60_000 }, 
   } finally {
     await logged.stop();
   }
+  // At 10 MiB the file is rotated: the old lines move to FILE.1, a new FILE starts.
+  const full = path.join(scratch.dir, 'full.log');
+  writeFileSync(full, Buffer.alloc((10 << 20) - 10, 'x'));  // the next line does not fit
+  const rotating = await startService({ db: path.join(scratch.dir, 'log-rotate.db'), now: true, args: ['--access-log', full] });
+  try {
+    for (let i = 0; i < 3; ++i) assert.equal((await account(rotating, 'u_1001')).status, 200);
+    const fresh = await waitFor(() => existsSync(`${full}.1`) && readFileSync(full, 'utf8').split('\n').filter(Boolean).length === 3, 5_000);
+    assert.ok(fresh, 'the access log was not rotated');
+    assert.ok(readFileSync(`${full}.1`).length <= 10 << 20);
+    assert.match(readFileSync(full, 'utf8'), /"GET \/api\/account" 200 /);
+  } finally {
+    await rotating.stop();
+  }
   const quiet = await startService({ db: path.join(scratch.dir, 'log-off.db'), now: true, args: ['--access-log', 'off'] });
   try {
     assert.equal((await account(quiet, 'u_1001')).status, 200);
