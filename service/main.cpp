@@ -71,6 +71,8 @@ int serve(const options& opts) {
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
+  // A file size limit (ulimit -f) makes a write fail with EFBIG (answered 507), not the process.
+  signal(SIGXFSZ, SIG_IGN);
 
   const service_clock clock(opts.fixed_now);
   store db(opts.db_path);

@@ -3,12 +3,23 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <cerrno>
+#include <cstring>
+
 namespace lq::service {
 
 namespace {
 
+// Out of space: the disk (SQLITE_FULL, ENOSPC), a quota (EDQUOT) or the file size limit (EFBIG).
+bool out_of_space(sqlite3* db) {
+  if (!db) return false;
+  if ((sqlite3_errcode(db) & 0xff) == SQLITE_FULL) return true;
+  const int system = sqlite3_system_errno(db);
+  return system == ENOSPC || system == EDQUOT || system == EFBIG;
+}
+
 [[noreturn]] void fail(sqlite3* db, const std::string& what) {
-  const bool full = db && (sqlite3_errcode(db) & 0xff) == SQLITE_FULL;
+  const bool full = out_of_space(db);
   throw database_error(what + ": " + (db ? sqlite3_errmsg(db) : "out of memory"),
                        full ? database_error::kind::disk_full : database_error::kind::failure);
 }
@@ -136,8 +147,11 @@ void database::exec(const char* sql) {
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
     const std::string text = message ? message : sqlite3_errmsg(db_);
     sqlite3_free(message);
-    const bool full = (sqlite3_errcode(db_) & 0xff) == SQLITE_FULL;
-    throw database_error(std::string("exec `") + sql + "`: " + text,
+    const bool full = out_of_space(db_);
+    const int system = sqlite3_system_errno(db_);
+    const std::string text_with_errno =
+        system != 0 ? text + " (" + std::strerror(system) + ")" : text;
+    throw database_error(std::string("exec `") + sql + "`: " + text_with_errno,
                          full ? database_error::kind::disk_full : database_error::kind::failure);
   }
 }
