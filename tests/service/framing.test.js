@@ -168,11 +168,13 @@ test('70 stalled clients do not keep a normal request from its answer', { timeou
 });
 
 test('beyond --max-connections a connection gets 503 with the error body', { timeout: 120_000 }, async () => {
-  const capped = await startService({ db: path.join(scratch.dir, 'capped.db'), now: true, args: ['--max-connections', '3'] });
+  const capped = await startService({
+    db: path.join(scratch.dir, 'capped.db'), now: true, args: ['--max-connections', '3', '--request-timeout', '300'],
+  });
   const stalled = [];
   try {
     assert.match(capped.stderr, /at most 3 connections/);
-    // Three clients that started a request and stalled hold every place (for the 10 s deadline).
+    // Three clients that started a request and stalled hold every place (for the 300 s deadline).
     for (let i = 0; i < 3; ++i) stalled.push(await stalledClient(capped.url, 'GET /api/account HTTP/1.1\r\n'));
     const refused = await exchange(capped.url, [requestBytes('GET', '/api/account', [['Host', 'x']])]);
     assert.equal(refused.responses.length, 1, `no answer: ${refused.error?.message}`);
