@@ -433,6 +433,7 @@ void guarded_server::serve_connection(socket_t sock) {
         buffer.erase(head_end, consumed - head_end);
         consumed = head_end;
         if (!receive_more()) {
+          if (!is_running()) return linger_and_close(sock, 0);  // stopping: nothing to answer
           if (timed_out()) {
             answer_error(sock, error{408, "the request body did not arrive in time"}, head->method,
                          head->target, limits_.write_timeout_ms);
@@ -448,6 +449,7 @@ void guarded_server::serve_connection(socket_t sock) {
     } else {
       while (buffer.size() - head_end < head->content_length) {
         if (!receive_more()) {
+          if (!is_running()) return linger_and_close(sock, 0);  // stopping: nothing to answer
           if (timed_out()) {
             answer_error(sock, error{408, "the request body did not arrive in time"}, head->method,
                          head->target, limits_.write_timeout_ms);
@@ -468,8 +470,8 @@ void guarded_server::serve_connection(socket_t sock) {
     buffer.erase(0, request_end);
 
     std::string canonical = std::move(head->canonical_head);
-    if (has_body || body.size() > 0)
-      canonical += "\r\nContent-Length: " + std::to_string(body.size());
+    // Always framed by Content-Length, so httplib never reads a body up to the end of the stream.
+    canonical += "\r\nContent-Length: " + std::to_string(body.size());
     canonical += "\r\n\r\n";
     canonical += body;
 
