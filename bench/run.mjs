@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 import { buildWasm } from '../scripts/build.mjs';
+import { connectionRows } from './connections.mjs';
 import { median, perCall, wallMs } from './timing.mjs';
 import { WORKLOADS, LOAD_REWARDS, defaultDir, root, writeWorkloads } from './workloads.mjs';
 
@@ -368,6 +369,11 @@ async function main() {
   } catch (e) {
     row('local compute vs service HTTP (127.0.0.1), same basket', `n/a (service failed: ${e.message})`, 'ratio', null);
     failures += 1;
+  }
+  // Qualifying at 1, 8 and 64 connections (bench/connections.mjs, issue 10).
+  if (!flag('--no-service') && existsSync(serviceBinary)) {
+    for (const r of await connectionRows({ binary: serviceBinary, quick }).catch((e) => [[
+      'service qualifying at 1, 8, 64 connections', `n/a (${e.message})`, 'info', null]])) row(...r);
   }
   await loading(files);
   downloadSize();

@@ -40,12 +40,43 @@ const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
   'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
   'transfer-encoding',
   'te',
   'trailer',
   'upgrade',
   'host',
 ]);
+
+/** Headers without the hop-by-hop ones, including those the Connection header names. */
+export function endToEndHeaders(headers) {
+  const named = new Set(HOP_BY_HOP);
+  for (const token of String(headers.connection ?? '').split(',')) {
+    if (token.trim() !== '') named.add(token.trim().toLowerCase());
+  }
+  const out = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!named.has(name.toLowerCase())) out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The request target as { pathname, search } (both raw, still percent-encoded), or null when it
+ * is not a plain path: the kiosk server is an origin server, never a proxy, so the absolute
+ * form (`http://host/...`), the protocol-relative `//host/...`, `*` and anything with a space,
+ * control character, backslash or fragment are refused. Never throws.
+ */
+export function parseTarget(target) {
+  if (typeof target !== 'string' || target.length === 0 || target.length > 8192) return null;
+  if (target[0] !== '/' || target.startsWith('//')) return null;
+  if (/[\x00-\x20\x7f-\uffff\\#]/.test(target)) return null;
+  const query = target.indexOf('?');
+  const pathname = query < 0 ? target : target.slice(0, query);
+  const search = query < 0 ? '' : target.slice(query);
+  return { pathname, search };
+}
 const ACCESS_LOG_LINE = /^\S+ \S+ "[A-Z]+ \S+" \d{3} \d+ /;
 
 const USAGE = `usage: node scripts/kiosk.mjs [--port N (default 8080, 0 = any)] [--host ADDRESS]
@@ -207,29 +238,42 @@ function sendJson(response, status, body) {
   response.end(text);
 }
 
-function proxy(request, response, upstream) {
+function proxy(request, response, upstream, { pathname, search }) {
   if (upstream === null) {
     sendJson(response, 503, { code: 503, message: 'the loyalty service is not running' });
     return;
   }
-  const target = new URL(request.url, upstream);
-  const headers = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (!HOP_BY_HOP.has(name)) headers[name] = value;
+  // Built from the configured origin plus the path and query: never from the raw target, so no
+  // request can reach another host or port.
+  let target;
+  try {
+    target = new URL(`${new URL(upstream).origin}${pathname}${search}`);
+  } catch {
+    sendJson(response, 400, { code: 400, message: 'the request target is not a valid path' });
+    return;
   }
-  const outgoing = http.request(
-    target,
-    { method: request.method, headers, timeout: 30_000 },
-    (answer) => {
-      const back = {};
-      for (const [name, value] of Object.entries(answer.headers)) {
-        if (!HOP_BY_HOP.has(name)) back[name] = value;
-      }
-      back['cache-control'] = 'no-store';
-      response.writeHead(answer.statusCode ?? 502, back);
-      answer.pipe(response);
-    },
-  );
+  if (target.origin !== new URL(upstream).origin || !target.pathname.startsWith('/api/')) {
+    sendJson(response, 400, { code: 400, message: 'only /api/... paths are forwarded' });
+    return;
+  }
+  const headers = endToEndHeaders(request.headers);
+  let outgoing;
+  try {
+    outgoing = http.request(
+      target,
+      { method: request.method, headers, timeout: 30_000 },
+      (answer) => {
+        const back = endToEndHeaders(answer.headers);
+        back['cache-control'] = 'no-store';
+        response.writeHead(answer.statusCode ?? 502, back);
+        answer.on('error', () => response.destroy());
+        answer.pipe(response);
+      },
+    );
+  } catch (e) {
+    sendJson(response, 400, { code: 400, message: `the request cannot be forwarded (${e.code ?? e.message})` });
+    return;
+  }
   outgoing.on('timeout', () => outgoing.destroy(new Error('the loyalty service timed out')));
   outgoing.on('error', (e) => {
     if (!response.headersSent) {
@@ -241,6 +285,7 @@ function proxy(request, response, upstream) {
       response.destroy();
     }
   });
+  request.on('error', () => outgoing.destroy());
   request.pipe(outgoing);
 }
 
@@ -264,38 +309,58 @@ function isNotModified(request, validators, stat) {
   return Number.isFinite(since) && Math.floor(stat.mtimeMs / 1000) * 1000 <= since;
 }
 
-function serveStatic(request, response, webRoot) {
+// A file-system path for a request path under webRoot, or an HTTP status when there is none:
+// 400 for an undecodable path or a NUL byte, 403 outside the root, 404 for what cannot exist.
+function resolveStatic(pathname, webRoot) {
+  let relative;
+  try {
+    relative = decodeURIComponent(pathname);
+  } catch {
+    return 400;
+  }
+  if (relative.includes('\0')) return 400;
+  const file = path.resolve(webRoot, `.${relative}`);
+  if (file !== webRoot && !file.startsWith(webRoot + path.sep)) return 403;
+  if (path.basename(file).length > 255 || file.length > 4000) return 404;
+  return file;
+}
+
+// statSync that answers undefined for every way a path can fail to name a file (ENOENT, ENOTDIR,
+// ENAMETOOLONG, ELOOP, EACCES, ...): never throws.
+function statOrNothing(file) {
+  try {
+    return statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+const STATUS_TEXT = { 400: 'bad path\n', 403: 'forbidden\n', 404: 'not found\n' };
+
+function serveStatic(request, response, webRoot, pathname) {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response
       .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' })
       .end('method not allowed\n');
     return;
   }
-  const { pathname } = new URL(request.url, 'http://localhost');
   if (pathname === '/') {
     response.writeHead(302, { location: '/kiosk/' }).end();
     return;
   }
-  let relative;
-  try {
-    relative = decodeURIComponent(pathname);
-  } catch {
-    response.writeHead(400, { 'content-type': 'text/plain' }).end('bad path\n');
+  let file = resolveStatic(pathname, webRoot);
+  if (typeof file === 'number') {
+    response.writeHead(file, { 'content-type': 'text/plain' }).end(STATUS_TEXT[file]);
     return;
   }
-  let file = path.resolve(webRoot, `.${relative}`);
-  if (file !== webRoot && !file.startsWith(webRoot + path.sep)) {
-    response.writeHead(403, { 'content-type': 'text/plain' }).end('forbidden\n');
-    return;
-  }
-  let stat = statSync(file, { throwIfNoEntry: false });
+  let stat = statOrNothing(file);
   if (stat?.isDirectory()) {
     if (!pathname.endsWith('/')) {
       response.writeHead(301, { location: `${pathname}/` }).end();
       return;
     }
     file = path.join(file, 'index.html');
-    stat = statSync(file, { throwIfNoEntry: false });
+    stat = statOrNothing(file);
   }
   if (!stat?.isFile()) {
     response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
@@ -319,7 +384,7 @@ function serveStatic(request, response, webRoot) {
     ...common,
   });
   if (request.method === 'HEAD') response.end();
-  else createReadStream(file).pipe(response);
+  else createReadStream(file).on('error', () => response.destroy()).pipe(response);
 }
 
 /**
@@ -329,16 +394,32 @@ function serveStatic(request, response, webRoot) {
  */
 export function createKioskServer({ webRoot = path.join(root, 'web'), upstream }) {
   const resolvedRoot = path.resolve(webRoot);
-  return http.createServer((request, response) => {
-    const { pathname } = new URL(request.url, 'http://localhost');
-    if (pathname === HEALTH_PATH) {
-      sendJson(response, 200, { service: upstream() === null ? 'down' : 'up' });
-    } else if (pathname === '/api' || pathname.startsWith('/api/')) {
-      proxy(request, response, upstream());
-    } else {
-      serveStatic(request, response, resolvedRoot);
+  const server = http.createServer((request, response) => {
+    try {
+      const target = parseTarget(request.url);
+      if (target === null) {
+        sendJson(response, 400, {
+          code: 400,
+          message: 'the request target must be a path (this server is not a proxy)',
+        });
+      } else if (target.pathname === HEALTH_PATH) {
+        sendJson(response, 200, { service: upstream() === null ? 'down' : 'up' });
+      } else if (target.pathname === '/api' || target.pathname.startsWith('/api/')) {
+        proxy(request, response, upstream(), target);
+      } else {
+        serveStatic(request, response, resolvedRoot, target.pathname);
+      }
+    } catch (e) {
+      // A defect, not a request's fault; the server keeps running.
+      log(`error on ${JSON.stringify(String(request.url).slice(0, 200))}: ${e.message}`);
+      if (!response.headersSent) sendJson(response, 500, { code: 500, message: 'internal error' });
+      else response.destroy();
     }
   });
+  // Slow or stalled clients: a request must arrive whole in 30 s (its head in 10 s).
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  return server;
 }
 
 /** Fetches what the page needs through the kiosk server, as a browser would; throws on a failure. */

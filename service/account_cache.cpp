@@ -19,8 +19,8 @@ result<std::shared_ptr<const account_view>> account_cache::get(const std::string
   view->user_id = user_id;
   view->snapshot_json = std::move(*snapshot);
   if (std::optional<error> rejected = view->engine.set_snapshot(view->snapshot_json)) {
-    return error{500,
-                 "the account of " + user_id + " is not a valid snapshot: " + rejected->message};
+    return error{500, "the stored account of " + user_id +
+                          " cannot be loaded by the engine: " + rejected->message};
   }
   std::shared_ptr<const account_view> shared = std::move(view);
   views_.emplace(user_id, shared);

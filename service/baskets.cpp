@@ -3,6 +3,7 @@
 #include <optional>
 #include <utility>
 
+#include "points_bounds.hpp"
 #include "purchase.hpp"
 #include "qualifier.hpp"
 
@@ -225,6 +226,9 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
       std::optional<purchase_row> purchase = new_purchase(
           *merchant, who.user_id, amount, format_rfc3339(check->order_time), processing_delay_ms_);
       if (!purchase) return error{400, "the points this basket accrues are out of range"};
+      auto range = points_out_of_range(db_, who.user_id, purchase->points_experience_id,
+                                       purchase->points, "subtotal");
+      if (range) return *range;
       purchase->source = "basket";
       purchase->location_id = check->location_id;
       purchase->basket_id = fields->id;

@@ -12,6 +12,7 @@
 #include "json_body.hpp"
 #include "qualifier.hpp"
 #include "sandbox_routes.hpp"
+#include "sqlite.hpp"
 
 namespace lq::service {
 
@@ -20,7 +21,6 @@ namespace {
 constexpr const char* kQualifyingPath = "/api/baskets/qualifying";
 constexpr const char* kBasketsPath = "/api/baskets";
 constexpr const char* kAccountPath = "/api/account";
-constexpr size_t kWorkerThreads = 64;
 
 void send_v1(httplib::Response& res, int status, const std::string& body) {
   send_json(res, status, body, kLoyaltyMediaType);
@@ -65,17 +65,36 @@ const char* reason_phrase(int status) {
   }
 }
 
+// A body that is not JSON at all is reported as such (what is wrong, at which byte) rather than
+// as the first field the engine's reader could not read; checked only once the engine refused.
+error syntax_error_first(const std::string& body, const error& refused) {
+  if (refused.code != 400) return refused;
+  result<json> parsed = parse_json_limited(body);
+  return parsed ? refused : parsed.err();
+}
+
+// The answer to a request whose write the database refused: nothing was written.
+error database_failure(const database_error& e) {
+  switch (e.what_kind()) {
+    case database_error::kind::disk_full:
+      return error{507, "the database disk is full: nothing was written, retry later"};
+    case database_error::kind::file_replaced:
+      return error{503,
+                   "the database file was deleted or replaced while the service ran: nothing "
+                   "was written; the service must be restarted"};
+    case database_error::kind::failure:
+      break;
+  }
+  return error{500, "internal error"};
+}
+
 }  // namespace
 
 void install_routes(httplib::Server& server, const route_context& context) {
-  server.set_payload_max_length(kMaxBodyBytes);
+  // Connections, framing, body limits and workers are the front layer's (guarded_server.hpp).
   // Small JSON responses: without TCP_NODELAY, Nagle's algorithm meets the client's delayed ACK
   // and every response waits tens of milliseconds.
   server.set_tcp_nodelay(true);
-  server.set_keep_alive_max_count(1000);
-  // httplib gives each connection a thread for its whole keep-alive life: clients that pool
-  // idle connections would otherwise starve the default 8 threads.
-  server.new_task_queue = [] { return new httplib::ThreadPool(kWorkerThreads); };
   // SO_REUSEADDR only: httplib's default also sets SO_REUSEPORT, which would let a second
   // service bind the same port and silently share its connections.
   server.set_socket_options([](socket_t sock) {
@@ -90,7 +109,7 @@ void install_routes(httplib::Server& server, const route_context& context) {
     if (!view) return send_error(res, view.err());
     // The raw body goes to the engine: its reader enforces the depth limit and names fields.
     result<std::string> answer = (*view)->engine.qualify_json(req.body, context.clock.now());
-    if (!answer) return send_error(res, answer.err());
+    if (!answer) return send_error(res, syntax_error_first(req.body, answer.err()));
     send_v1(res, 200, answer.value());
   });
 
@@ -130,6 +149,10 @@ void install_routes(httplib::Server& server, const route_context& context) {
       [](const httplib::Request&, httplib::Response& res, const std::exception_ptr& thrown) {
         try {
           if (thrown) std::rethrow_exception(thrown);
+        } catch (const database_error& e) {
+          std::fprintf(stderr, "error: %s\n", e.what());
+          send_error(res, database_failure(e));
+          return;
         } catch (const std::exception& e) {
           std::fprintf(stderr, "error: %s\n", e.what());
         } catch (...) {

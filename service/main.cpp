@@ -15,12 +15,15 @@
 
 #include <httplib.h>
 
+#include "access_log.hpp"
 #include "account_cache.hpp"
 #include "accrual.hpp"
 #include "auth.hpp"
 #include "baskets.hpp"
 #include "fixture.hpp"
+#include "guarded_server.hpp"
 #include "http_routes.hpp"
+#include "json_body.hpp"
 #include "migrations.hpp"
 #include "options.hpp"
 #include "sandbox.hpp"
@@ -31,8 +34,10 @@ namespace {
 
 using namespace lq::service;
 
-// Every user's snapshot must load in the engine: a bad record fails the start, not a request.
-bool check_accounts(store& db, account_cache& accounts) {
+// Every user's snapshot should load in the engine. One that does not (a database written before
+// the points bounds, or edited by hand) is reported and served as a clear error to that user
+// alone; it never stops the service for everyone else.
+bool check_accounts(store& db, account_cache& accounts, bool strict) {
   std::vector<user_row> users;
   {
     auto lock = db.lock();
@@ -40,9 +45,13 @@ bool check_accounts(store& db, account_cache& accounts) {
   }
   for (const user_row& user : users) {
     auto view = accounts.get(user.id);
-    if (!view) {
+    if (!view && strict) {
       std::fprintf(stderr, "loyalty_service: %s\n", view.err().message.c_str());
       return false;
+    }
+    if (!view) {
+      std::fprintf(stderr, "loyalty_service: warning: %s (this user gets %d until it is fixed)\n",
+                   view.err().message.c_str(), view.err().code);
     }
   }
   return true;
@@ -62,6 +71,8 @@ int serve(const options& opts) {
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
+  // A file size limit (ulimit -f) makes a write fail with EFBIG (answered 507), not the process.
+  signal(SIGXFSZ, SIG_IGN);
 
   const service_clock clock(opts.fixed_now);
   store db(opts.db_path);
@@ -71,22 +82,39 @@ int serve(const options& opts) {
   }
 
   credentials auth;
+  // The fixture seeds a new database only: once a file exists it is the source of truth, and a
+  // restart never brings back what its writes changed (nor fills a replaced file silently).
+  bool seeding = false;
   {
     auto lock = db.lock();
-    if (opts.fixture_path) {
+    seeding = opts.fixture_path && db.users().empty() && db.merchants().empty();
+    if (seeding) {
       auto seeded = seed_from_fixture(db, *opts.fixture_path, format_rfc3339(clock.now()));
       if (!seeded) {
         std::fprintf(stderr, "loyalty_service: %s\n", seeded.err().message.c_str());
         return 1;
       }
-      std::fprintf(stderr, "loyalty_service: fixture %s: %d records added, %d already present\n",
-                   opts.fixture_path->c_str(), seeded->inserted, seeded->kept);
+      std::fprintf(stderr,
+                   "loyalty_service: new database %s seeded from fixture %s: %d records added\n",
+                   opts.db_path.c_str(), opts.fixture_path->c_str(), seeded->inserted);
+    } else if (opts.fixture_path) {
+      std::fprintf(stderr,
+                   "loyalty_service: fixture %s not applied: %s already exists (a fixture seeds "
+                   "only a new database)\n",
+                   opts.fixture_path->c_str(), opts.db_path.c_str());
     }
     auth.load(db);
   }
 
   account_cache accounts(db, clock);
-  if (!check_accounts(db, accounts)) return 1;
+  // A fixture must load whole; a stored account the engine rejects only affects its user.
+  if (!check_accounts(db, accounts, seeding)) {
+    if (db.opened_version() == 0) {
+      // Created by this start: remove it, so that the corrected fixture seeds it next time.
+      for (const char* suffix : {"", "-wal", "-shm"}) std::remove((opts.db_path + suffix).c_str());
+    }
+    return 1;
+  }
 
   accrual_worker accrual(db, accounts);
   basket_service baskets(db, accounts, clock, opts.effective_processing_delay_ms(),
@@ -98,7 +126,17 @@ int serve(const options& opts) {
                     [&accrual] { accrual.notify(); });
   }
 
-  httplib::Server server;
+  std::string log_problem;
+  if (!open_access_log(opts.access_log, log_problem)) {
+    std::fprintf(stderr, "loyalty_service: %s\n", log_problem.c_str());
+    return 1;
+  }
+  connection_limits limits;
+  limits.framing.max_body_bytes = kMaxBodyBytes;
+  limits.max_connections = static_cast<size_t>(opts.max_connections);
+  limits.workers = static_cast<size_t>(opts.workers);
+  limits.request_timeout_ms = static_cast<int>(opts.request_timeout_ms);
+  guarded_server server(limits);
   const route_context context{auth, accounts, baskets, clock, sandbox ? &*sandbox : nullptr};
   install_routes(server, context);
 
@@ -112,6 +150,7 @@ int serve(const options& opts) {
     std::fprintf(stderr, "loyalty_service: cannot listen on %s:%d\n", opts.host.c_str(), opts.port);
     return 1;
   }
+  server.widen_listen_backlog();
 
   // The server runs on its own thread; this one waits for SIGTERM or SIGINT. The base URL is
   // printed once the server runs, so a stop request can never come before it can take effect.
@@ -128,10 +167,13 @@ int serve(const options& opts) {
   }
   accrual.start();
   if (!listener_done) {
-    std::fprintf(stderr, "loyalty_service: listening on %s (%s mode, processing delay %.3f s)\n",
+    std::fprintf(stderr,
+                 "loyalty_service: listening on %s (%s mode, processing delay %.3f s, %zu "
+                 "workers, at most %zu connections)\n",
                  base_url(opts.host, port).c_str(),
                  opts.mode == service_mode::sandbox ? "sandbox" : "production",
-                 static_cast<double>(opts.effective_processing_delay_ms()) / 1000.0);
+                 static_cast<double>(opts.effective_processing_delay_ms()) / 1000.0,
+                 worker_count(limits), limits.max_connections);
     std::printf("%s\n", base_url(opts.host, port).c_str());
     std::fflush(stdout);
     int received = 0;

@@ -91,6 +91,21 @@ result<options> parse_options(const std::vector<std::string>& args) {
       std::optional<instant> now = parse_rfc3339(value);
       if (!now) return bad("--now must be an RFC 3339 instant, e.g. 2026-11-24T13:15:00Z");
       parsed.fixed_now = now;
+    } else if (name == "--access-log") {
+      if (value.empty()) return bad("--access-log must be a file, - (stderr) or off");
+      parsed.access_log = value;
+    } else if (name == "--max-connections" || name == "--workers") {
+      std::optional<int> count = parse_port(value);
+      if (!count || *count < 1 || *count > 1000) {
+        return bad(name + " must be an integer from 1 to 1000");
+      }
+      (name == "--workers" ? parsed.workers : parsed.max_connections) = *count;
+    } else if (name == "--request-timeout") {
+      std::optional<int64_t> timeout = parse_delay_ms(value);
+      if (!timeout || *timeout < 100 || *timeout > 3'600'000) {
+        return bad("--request-timeout must be a number of seconds from 0.1 to 3600");
+      }
+      parsed.request_timeout_ms = *timeout;
     } else {
       return bad("unknown option: " + name);
     }
@@ -103,10 +118,17 @@ result<options> parse_options(const std::vector<std::string>& args) {
 const char* usage() {
   return "usage: loyalty_service --port P --db FILE [--fixture FILE] [--mode sandbox|production]\n"
          "                       [--processing-delay SECONDS] [--host ADDRESS] [--now RFC3339]\n"
+         "                       [--access-log FILE|-|off] [--max-connections N] [--workers N]\n"
+         "                       [--request-timeout SECONDS]\n"
          "  --port 0 picks a free port; the first line on stdout is the base URL.\n"
-         "  --fixture seeds records missing from the database (see docs/service.md).\n"
+         "  --fixture seeds a new (empty) database; an existing one is left as it is.\n"
          "  --processing-delay defaults to 900 in sandbox mode and 0 in production mode.\n"
-         "  --now fixes the service clock (the default order time) for tests.\n";
+         "  --now fixes the service clock (the default order time) for tests.\n"
+         "  --access-log FILE|-|off: access-log lines to FILE (rotated at 10 MiB), stderr (-,\n"
+         "    the default) or nowhere.\n"
+         "  --max-connections N (default 256): connections beyond get 503.\n"
+         "  --workers N (default 4 x hardware threads, at least 4): requests handled at once.\n"
+         "  --request-timeout S (default 10): the time a request may take to arrive (408).\n";
 }
 
 }  // namespace lq::service

@@ -1,6 +1,8 @@
 // Command line of the service:
 //   loyalty_service --port P --db FILE [--fixture FILE] [--mode sandbox|production]
 //                   [--processing-delay SECONDS] [--host ADDRESS] [--now RFC3339]
+//                   [--access-log FILE|-|off] [--max-connections N] [--workers N]
+//                   [--request-timeout SECONDS]
 #pragma once
 
 #include <optional>
@@ -23,6 +25,14 @@ struct options {
   std::optional<int64_t> processing_delay_ms;
   /// A fixed service clock (default order time); nullopt = the system clock.
   std::optional<instant> fixed_now;
+  /// Where access-log lines go: "-" (stderr, the default), "off", or a file (rotated at 10 MiB).
+  std::string access_log = "-";
+  /// Open connections served at once; beyond: 503.
+  int max_connections = 256;
+  /// Requests handled at once; 0: four times the hardware threads (at least 4).
+  int workers = 0;
+  /// The time one request (head and body) may take to arrive, in milliseconds; beyond: 408.
+  int64_t request_timeout_ms = 10'000;
   bool help = false;
 
   /// The delay in force: the given one, else 15 minutes in sandbox (API spec 8), 0 in production.

@@ -6,6 +6,7 @@
 
 #include "campaigns.hpp"
 #include "json_body.hpp"
+#include "points_bounds.hpp"
 #include "purchase.hpp"
 #include "qualifier.hpp"
 
@@ -220,10 +221,13 @@ result<int64_t> sandbox_service::simulate_purchase(const caller& who, std::strin
     std::optional<purchase_row> purchase =
         new_purchase(*merchant, who.user_id, *amount, purchased_at_text, processing_delay_ms_);
     if (!purchase) return error{400, "purchase.amount is out of range"};
+    transaction tx(db_.db());  // the bound and the insert see the same balance
+    auto range = points_out_of_range(db_, who.user_id, purchase->points_experience_id,
+                                     purchase->points, "purchase.amount");
+    if (range) return *range;
     purchase->source = "sandbox";
     purchase->location_id = std::move(row.location_id);
     row = std::move(*purchase);
-    transaction tx(db_.db());
     id = db_.insert_purchase(row);
     tx.commit();
   }

@@ -1,13 +1,27 @@
 #include "sqlite.hpp"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace lq::service {
 
 namespace {
 
+// Out of space: the disk (SQLITE_FULL, ENOSPC), a quota (EDQUOT) or the file size limit (EFBIG).
+bool out_of_space(sqlite3* db) {
+  if (!db) return false;
+  if ((sqlite3_errcode(db) & 0xff) == SQLITE_FULL) return true;
+  const int system = sqlite3_system_errno(db);
+  return system == ENOSPC || system == EDQUOT || system == EFBIG;
+}
+
 [[noreturn]] void fail(sqlite3* db, const std::string& what) {
-  throw database_error(what + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
+  const bool full = out_of_space(db);
+  throw database_error(what + ": " + (db ? sqlite3_errmsg(db) : "out of memory"),
+                       full ? database_error::kind::disk_full : database_error::kind::failure);
 }
 
 }  // namespace
@@ -81,7 +95,7 @@ bool statement::is_null(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
 
-database::database(const std::string& path) {
+database::database(const std::string& path) : path_(path) {
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -98,6 +112,30 @@ database::database(const std::string& path) {
   }
   exec("PRAGMA synchronous=FULL");
   exec("PRAGMA foreign_keys=ON");
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) throw database_error("cannot stat " + path);
+  device_ = info.st_dev;
+  inode_ = info.st_ino;
+}
+
+void database::check_file() const {
+  struct stat info {};
+  if (::stat(path_.c_str(), &info) != 0 || info.st_dev != device_ || info.st_ino != inode_) {
+    throw database_error("the database file " + path_ +
+                             " was deleted or replaced while the service ran; writes are refused "
+                             "(restart the service to open the file now at that path)",
+                         database_error::kind::file_replaced);
+  }
+}
+
+void database::quick_check() {
+  statement check(db_, "PRAGMA quick_check");
+  std::string first;
+  if (check.step()) first = check.text(0);
+  if (first != "ok") {
+    throw database_error(path_ + " fails its integrity check (PRAGMA quick_check): " +
+                         (first.empty() ? "no answer" : first));
+  }
 }
 
 database::~database() {
@@ -109,7 +147,12 @@ void database::exec(const char* sql) {
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
     const std::string text = message ? message : sqlite3_errmsg(db_);
     sqlite3_free(message);
-    throw database_error(std::string("exec `") + sql + "`: " + text);
+    const bool full = out_of_space(db_);
+    const int system = sqlite3_system_errno(db_);
+    const std::string text_with_errno =
+        system != 0 ? text + " (" + std::strerror(system) + ")" : text;
+    throw database_error(std::string("exec `") + sql + "`: " + text_with_errno,
+                         full ? database_error::kind::disk_full : database_error::kind::failure);
   }
 }
 
@@ -122,6 +165,7 @@ int64_t database::last_insert_rowid() const {
 }
 
 transaction::transaction(database& db) : db_(db) {
+  db_.check_file();
   db_.exec("BEGIN IMMEDIATE");
 }
 

@@ -16,7 +16,15 @@ namespace lq::service {
 
 class database_error : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  /// What went wrong, for the status a request gets: 500, 507 (disk full), 503 (file gone).
+  enum class kind { failure, disk_full, file_replaced };
+
+  explicit database_error(const std::string& message, kind what = kind::failure)
+      : std::runtime_error(message), kind_(what) {}
+  kind what_kind() const { return kind_; }
+
+ private:
+  kind kind_;
 };
 
 class statement {
@@ -61,6 +69,11 @@ class database {
   ~database();
 
   void exec(const char* sql);
+  /// Throws database_error(file_replaced) when the path no longer names the file opened (deleted
+  /// or replaced while running): writes would go to an unlinked inode and be lost.
+  void check_file() const;
+  /// PRAGMA quick_check; throws database_error naming the first problem.
+  void quick_check();
   statement prepare(std::string_view sql) { return statement(db_, sql); }
   /// Rows changed by the last INSERT, UPDATE or DELETE.
   int64_t changes() const;
@@ -68,9 +81,12 @@ class database {
 
  private:
   sqlite3* db_ = nullptr;
+  std::string path_;
+  unsigned long long device_ = 0;
+  unsigned long long inode_ = 0;
 };
 
-/// BEGIN IMMEDIATE ... COMMIT; rolled back when destroyed without commit().
+/// BEGIN IMMEDIATE ... COMMIT (after check_file()); rolled back when destroyed without commit().
 class transaction {
  public:
   explicit transaction(database& db);

@@ -31,6 +31,7 @@ constexpr const char* kPurchaseColumns =
 }  // namespace
 
 store::store(const std::string& path) : db_(path) {
+  db_.quick_check();
   opened_version_ = migrate(db_);
 }
 
@@ -365,6 +366,16 @@ int64_t store::insert_purchase(const purchase_row& row) {
       .bind(11, row.due_at)
       .run();
   return db_.last_insert_rowid();
+}
+
+int64_t store::committed_and_pending_points(const std::string& user_id,
+                                            const std::string& points_experience_id) {
+  statement q = db_.prepare(
+      "SELECT coalesce((SELECT balance FROM points_balances WHERE user_id = ?1 AND "
+      "points_experience_id = ?2), 0) + coalesce((SELECT sum(points) FROM purchases WHERE "
+      "user_id = ?1 AND points_experience_id = ?2 AND landed_at IS NULL), 0)");
+  q.bind(1, user_id).bind(2, points_experience_id);
+  return q.step() ? q.integer(0) : 0;
 }
 
 std::optional<int64_t> store::next_due_ms() {

@@ -164,6 +164,10 @@ class store {
 
   // Purchases and accrual.
   int64_t insert_purchase(const purchase_row& row);
+  /// The balance plus the points of every pending (not yet landed) purchase; sums stay in int64
+  /// because every credit is bounded (points_bounds.hpp).
+  int64_t committed_and_pending_points(const std::string& user_id,
+                                       const std::string& points_experience_id);
   /// The earliest due_at of a pending purchase.
   std::optional<int64_t> next_due_ms();
   /// Pending purchases due at or before `now_ms`, oldest first.

@@ -80,7 +80,7 @@ test('an invalid fixture stops the start with the path of the problem', () => {
   assert.match(missing.stderr, /cannot read fixture/);
 });
 
-test('the fixture seeds what is missing and never overwrites the database', { timeout: 60_000 }, async () => {
+test('the fixture seeds a new database only and never overwrites one', { timeout: 60_000 }, async () => {
   const db = path.join(scratch.dir, 'seed.db');
   const first = await start({ db });
   assert.match(first.stderr, /created .*seed\.db \(schema 2\)/);
@@ -88,28 +88,27 @@ test('the fixture seeds what is missing and never overwrites the database', { ti
     fixture.clients.length +
     fixture.users.reduce((n, u) => n + 1 + u.points.length, 0) +
     fixture.rewards.length + fixture.points_products.length + fixture.campaigns.length;
-  assert.match(first.stderr, new RegExp(`${total} records added, 0 already present`));
+  assert.match(first.stderr, new RegExp(`new database .*seed\\.db seeded from fixture .*: ${total} records added`));
   const billed = await basket(first, 'u_1003', {
     id: 'seed-1', state: 'billed', subtotal: '10.00', items: [{ id: 'latte', price: '10.00' }], rewards: ['rw_1003_welcome'],
   });
   assert.equal(billed.status, 201, billed.text);
   assert.equal((await first.stop()).code, 0);
 
-  // A fixture that changes an existing reward and adds a user: the reward keeps its database
-  // state, the new user is added.
+  // A fixture that changes an existing reward and adds a user: not applied at all, the
+  // database stays the source of truth.
   const grown = fixtureFile('grown.json', (f) => {
     f.rewards.find((r) => r.id === 'rw_1003_welcome').value = 99;
     f.users.push({ id: 'u_1004', merchant_id: 'm_harbor_coffee', access_token: 'at_u1004_new', points: [] });
   });
   const second = await start({ db, fixture: grown });
   assert.doesNotMatch(second.stderr, /created/);
-  assert.match(second.stderr, new RegExp(`1 records added, ${total} already present`));
+  assert.match(second.stderr, /fixture .*grown\.json not applied: .*seed\.db already exists \(a fixture seeds only a new database\)/);
   const welcome = (await account(second, 'u_1003')).body.rewards.find((r) => r.id === 'rw_1003_welcome');
   assert.equal(welcome.state, 'redeemed');
   assert.equal(welcome.value, 3);
   const newcomer = await account(second, 'u_1004', { token: 'at_u1004_new', key: 'mk_harbor_5f1c9a7e2b' });
-  assert.equal(newcomer.status, 200, newcomer.text);
-  assert.deepEqual(newcomer.body.rewards, []);
+  assert.equal(newcomer.status, 401, newcomer.text);
   assert.equal((await second.stop()).code, 0);
 
   // No fixture at all: the database alone.
