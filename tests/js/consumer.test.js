@@ -106,6 +106,9 @@ test('the qualifier runs under jsdom globals', async () => {
 `;
 
 const TYPED = `import { createQualifier, initQualifier, QualifyError, type QualifyRequest, type QualifyResult } from 'loyalty-qualifier';
+import wasmFile from 'loyalty-qualifier/wasm';
+const bundled: string = wasmFile;
+await initQualifier({ wasm: new URL(bundled, 'https://kiosk.example/app/') });
 await initQualifier({ wasm: new URL('https://cdn.example/loyalty_qualifier.wasm') });
 const q = await createQualifier({ schema_version: 1 }, { now: () => Date.now(), wasm: new Uint8Array(8) });
 const answer: QualifyResult = q.qualify({ subtotal: '8.00', items: [{ id: 'latte', price: '4.20' }] });
