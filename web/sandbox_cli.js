@@ -31,7 +31,6 @@ connection (options, else environment):
   --timeout-ms MS    per request (default 30000)
 polling (wait, purchase --wait; seconds): --first-poll 60 --max-interval 300 --give-up-after 2700`;
 
-
 const COMMANDS = {
   grant: { required: ['campaign', 'user'], optional: [] },
   purchase: { required: ['merchant', 'user', 'amount'], optional: ['location', 'purchased-at', 'wait'] },
