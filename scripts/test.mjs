@@ -1,7 +1,8 @@
 // `npm test`: installs what is missing, builds what is stale, then runs every suite:
 // native Catch2 tests (ctest; again under ASan + UBSan), short libFuzzer runs of every parser,
-// JS tests (tests/js/), the local service over HTTP
-// (tests/service/), the kiosk page in Chromium (tests/browser/) and the types (tsc --noEmit).
+// the import-cycle check of web/, JS tests (tests/js/, including the consumer tests of the packed
+// tarball with esbuild, Vite and jsdom), the local service over HTTP (tests/service/), the kiosk
+// page in Chromium (tests/browser/) and the types (tsc --noEmit).
 // Exits non-zero when any step fails.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -42,11 +43,21 @@ function skip(name, why) {
 
 const systemReady = step('system packages', () => run('bash', ['scripts/ensure-system.sh']));
 const npmReady = step('npm packages', () => {
-  const needed = ['node_modules/typescript/bin/tsc', 'node_modules/playwright-core/package.json'];
+  const needed = [
+    'node_modules/typescript/bin/tsc',
+    'node_modules/playwright-core/package.json',
+    'node_modules/esbuild/package.json',
+    'node_modules/vite/package.json',
+    'node_modules/jsdom/package.json',
+  ];
   if (!needed.every((file) => existsSync(path.join(root, file)))) {
     run('npm', ['ci', '--no-audit', '--no-fund']);
   }
 });
+
+step('import cycles in web/ (scripts/check-imports.mjs)', () =>
+  run(process.execPath, ['scripts/check-imports.mjs', 'web']),
+);
 
 if (!systemReady) {
   skip('native build', 'system packages missing');

@@ -39,37 +39,52 @@ export interface QualifyResult {
   points_products: PointsProductEntity[];
 }
 
-export interface BasketModifier {
+/**
+ * Extra fields forwarded with a request (API spec 2.1 passes unknown fields through). The
+ * request types reject unknown fields by default, so that a misspelt field is a compile error;
+ * name the extra fields to forward them, e.g. `QualifyRequest<{ pos_ref: string }>`, or use
+ * `Forwarded` (any field) to forward whatever a caller sends.
+ */
+export type Forwarded = Record<string, unknown>;
+
+export type BasketModifier<Extra extends object = {}> = {
   id?: string;
   name?: string;
   price?: Decimal;
   item_base_price?: Decimal;
-  [field: string]: unknown;
-}
+} & Extra;
 
-export interface BasketItem {
+/** A basket line; `ItemExtra` / `ModifierExtra` name forwarded fields (see Forwarded). */
+export type BasketItem<ItemExtra extends object = {}, ModifierExtra extends object = {}> = {
   id?: string;
   name?: string;
   /** Price of ONE unit. */
   price?: Decimal;
   categories?: string[];
-  modifiers?: BasketModifier[];
+  modifiers?: BasketModifier<ModifierExtra>[];
   /** Integer >= 1; default 1. */
   quantity?: number;
-  [field: string]: unknown;
-}
+} & ItemExtra;
 
-/** The qualifying request (API spec 2.1, contract section 2); every field is optional. */
-export interface QualifyRequest {
+/**
+ * The qualifying request (API spec 2.1, contract section 2); every field is optional. Unknown
+ * fields are a compile error unless named in `Extra` (top level), `ItemExtra` (items) or
+ * `ModifierExtra` (modifiers): `const r: QualifyRequest<{ pos_ref: string }, { pos_line: number }>`
+ * is accepted wherever a QualifyRequest is.
+ */
+export type QualifyRequest<
+  Extra extends object = {},
+  ItemExtra extends object = {},
+  ModifierExtra extends object = {},
+> = {
   redemption_venue?: 'instore' | 'online';
   /** RFC 3339; absent = the qualifier's clock. */
   order_timestamp?: string;
   location_uid?: string;
   subtotal?: Decimal;
-  items?: BasketItem[];
+  items?: BasketItem<ItemExtra, ModifierExtra>[];
   handoff?: string;
-  [field: string]: unknown;
-}
+} & Extra;
 
 export type ReasonCode =
   | 'NOT_REDEEMABLE'
@@ -128,7 +143,30 @@ export interface Snapshot {
 /** The clock for requests without order_timestamp: a Date or epoch milliseconds. */
 export type Clock = () => Date | number;
 
-export interface QualifierOptions {
+/**
+ * Where the wasm module comes from: a URL or string (fetched; in Node a file: URL or a path is
+ * read from disk), the bytes, a Response or a Promise of one (e.g. `fetch(url)`), or a compiled
+ * WebAssembly.Module. Default: `dist/loyalty_qualifier.wasm` beside the package's module, which
+ * is also the subpath export `loyalty-qualifier/wasm`.
+ */
+export type WasmSource =
+  | URL
+  | string
+  | ArrayBuffer
+  | ArrayBufferView
+  | Response
+  | PromiseLike<Response>
+  | WebAssembly.Module;
+
+export interface LoadOptions {
+  /**
+   * Where to load the wasm module from; used by the first load only (the module is loaded once
+   * and shared). Default: the file beside the package.
+   */
+  wasm?: WasmSource;
+}
+
+export interface QualifierOptions extends LoadOptions {
   /** Default Date.now; a fixed Date or number is also accepted. */
   now?: Clock | Date | number;
 }
@@ -146,7 +184,11 @@ export interface Qualifier {
   readonly disposed: boolean;
 }
 
-/** The contract's error body as an Error: 400 request, 422 snapshot, 410 disposed, 500 engine stopped. */
+/**
+ * The contract's error body as an Error: 400 request, 422 snapshot, 410 disposed, 500 engine
+ * stopped, 503 the wasm module could not be loaded (the message starts with MODULE_LOAD_FAILED and
+ * names the source tried; `cause` is the underlying error).
+ */
 export class QualifyError extends Error {
   constructor(code: number, message: string);
   name: 'QualifyError';
@@ -154,7 +196,16 @@ export class QualifyError extends Error {
   toJSON(): { code: number; message: string };
 }
 
-/** Loads the engine (once) and a snapshot; rejects with QualifyError (422) for an invalid snapshot. */
+/**
+ * Loads the wasm module once, up front (optional: createQualifier loads it too). Rejects with
+ * QualifyError (503, MODULE_LOAD_FAILED) when it cannot be loaded.
+ */
+export function initQualifier(options?: LoadOptions): Promise<void>;
+
+/**
+ * Loads the engine (once) and a snapshot; rejects with QualifyError (422) for an invalid
+ * snapshot, (503) when the wasm module cannot be loaded.
+ */
 export function createQualifier(
   snapshot: Snapshot | string,
   options?: QualifierOptions,

@@ -2,7 +2,7 @@
 // concept lives in its own module, and no module imports this one, so there is no import cycle.
 
 export { QualifyError } from './qualify_error.js';
-export { createQualifier, diagnostics } from './qualifier.js';
+export { createQualifier, diagnostics, initQualifier } from './qualifier.js';
 
 // The HTTP clients (types: web/clients.d.ts): the loyalty API, local-first qualifying, the sandbox.
 export { LoyaltyClient, NETWORK_ERROR, TIMEOUT, isServiceUnavailable } from './loyalty_client.js';

@@ -1,6 +1,7 @@
 // The loyalty API over HTTP (API spec 4.1, 5, 9, and the local service's account and basket
 // operations): every failure becomes a QualifyError with the service's { code, message }; a
 // network failure and a timeout get their own codes. Runs in Node >= 18 and in browsers.
+import { toJsonText } from './json_text.js';
 import { QualifyError } from './qualify_error.js';
 
 /** QualifyError code of a request that reached no service (refused, DNS, offline, CORS). */
@@ -25,27 +26,6 @@ export function requireText(value, name) {
     throw new TypeError(`${name} must be a non-empty string`);
   }
   return value;
-}
-
-/** Validated common options of the HTTP clients (internal). */
-export function clientOptions(options, urlName) {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError('options must be an object');
-  }
-  const url = requireText(options[urlName], urlName);
-  try {
-    new URL(url);
-  } catch {
-    throw new TypeError(`${urlName} must be an absolute URL, e.g. http://127.0.0.1:8080`);
-  }
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') {
-    throw new TypeError('fetch must be a function (default: globalThis.fetch)');
-  }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
-    throw new TypeError('timeoutMs must be a positive number of milliseconds');
-  }
-  return { url: url.replace(/\/+$/, ''), fetch: options.fetch ?? null, timeoutMs };
 }
 
 function causeOf(error) {
@@ -125,12 +105,60 @@ export async function requestJson({ fetch, url, method = 'GET', headers = {}, bo
   return parsed;
 }
 
-function jsonText(value, what) {
-  if (typeof value === 'string') return value;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new QualifyError(400, `${what} must be a JSON object or a JSON string`);
+/**
+ * One service as the clients see it (internal: the request helper shared by LoyaltyClient and
+ * SandboxClient): the validated common options (`urlName`, fetch, timeoutMs) and the headers
+ * sent on every request. `request()` is one exchange through requestJson().
+ */
+export class ServiceEndpoint {
+  #url;
+  #fetch;
+  #timeoutMs;
+  #headers;
+
+  constructor(options, urlName, headersOf) {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError('options must be an object');
+    }
+    const url = requireText(options[urlName], urlName);
+    try {
+      new URL(url);
+    } catch {
+      throw new TypeError(`${urlName} must be an absolute URL, e.g. http://127.0.0.1:8080`);
+    }
+    if (options.fetch !== undefined && typeof options.fetch !== 'function') {
+      throw new TypeError('fetch must be a function (default: globalThis.fetch)');
+    }
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
+      throw new TypeError('timeoutMs must be a positive number of milliseconds');
+    }
+    this.#url = url.replace(/\/+$/, '');
+    this.#fetch = options.fetch ?? null;
+    this.#timeoutMs = timeoutMs;
+    this.#headers = headersOf(options);
   }
-  return JSON.stringify(value);
+
+  /** The service URL, without a trailing slash. */
+  get url() {
+    return this.#url;
+  }
+
+  /** `method path` with the fixed headers (plus `headers`); JSON `body` text when given. */
+  request(method, path, { body, signal, headers, exchange } = {}) {
+    const all = { ...this.#headers, ...headers };
+    if (body !== undefined) all['Content-Type'] = 'application/json';
+    return requestJson({
+      fetch: this.#fetch,
+      url: this.#url + path,
+      method,
+      headers: all,
+      body,
+      timeoutMs: this.#timeoutMs,
+      signal,
+      exchange,
+    });
+  }
 }
 
 // FNV-1a (32 bit) as hex: tells stored snapshots apart without storing the secrets themselves.
@@ -148,39 +176,43 @@ function fingerprint(text) {
  * basket create/update, with the API spec's headers (Authorization, Merchant-Key, Accept).
  */
 export class LoyaltyClient {
-  #url;
-  #fetch;
-  #timeoutMs;
-  #accessToken;
-  #merchantKey;
+  #endpoint;
+  #identity;
 
   constructor(options) {
-    const common = clientOptions(options, 'baseUrl');
-    this.#url = common.url;
-    this.#fetch = common.fetch;
-    this.#timeoutMs = common.timeoutMs;
-    this.#accessToken = requireText(options.accessToken, 'accessToken');
-    this.#merchantKey = requireText(options.merchantKey, 'merchantKey');
+    let merchantKey;
+    let accessToken;
+    this.#endpoint = new ServiceEndpoint(options, 'baseUrl', () => {
+      accessToken = requireText(options.accessToken, 'accessToken');
+      merchantKey = requireText(options.merchantKey, 'merchantKey');
+      return {
+        Authorization: `Bearer ${accessToken}`,
+        'Merchant-Key': merchantKey,
+        Accept: LOYALTY_MEDIA_TYPE,
+      };
+    });
+    this.#identity = fingerprint(`${this.#endpoint.url}\n${merchantKey}\n${accessToken}`);
   }
 
   /** The base URL, without a trailing slash. */
   get baseUrl() {
-    return this.#url;
+    return this.#endpoint.url;
   }
 
   /** A short fingerprint of (base URL, merchant key, token): the default snapshot store key. */
   get identity() {
-    return fingerprint(`${this.#url}\n${this.#merchantKey}\n${this.#accessToken}`);
+    return this.#identity;
   }
 
   /** POST /api/baskets/qualifying: the qualifying rewards and points products (API spec 2.2). */
   async qualify(basket, { signal } = {}) {
-    return this.#call('POST', '/api/baskets/qualifying', jsonText(basket, 'basket'), signal);
+    const body = toJsonText(basket, 'basket', 400);
+    return this.#endpoint.request('POST', '/api/baskets/qualifying', { body, signal });
   }
 
   /** GET /api/account: the account snapshot, exactly what createQualifier() accepts. */
   async account({ signal } = {}) {
-    return this.#call('GET', '/api/account', undefined, signal);
+    return this.#endpoint.request('GET', '/api/account', { signal });
   }
 
   /**
@@ -191,33 +223,20 @@ export class LoyaltyClient {
   async accountIfChanged(etag, { signal } = {}) {
     const exchange = { allowNotModified: typeof etag === 'string' };
     const extra = typeof etag === 'string' ? { 'If-None-Match': etag } : {};
-    const snapshot = await this.#call('GET', '/api/account', undefined, signal, exchange, extra);
+    const snapshot = await this.#endpoint.request('GET', '/api/account', {
+      signal,
+      exchange,
+      headers: extra,
+    });
     if (exchange.status === 304) return { notModified: true, etag: exchange.etag ?? etag };
     return { notModified: false, snapshot, etag: exchange.etag };
   }
 
   /** POST /api/baskets: creates or updates a basket; resolves { id, state, discount }. */
   async saveBasket(body, { signal } = {}) {
-    return this.#call('POST', '/api/baskets', jsonText(body, 'basket'), signal);
-  }
-
-  #call(method, path, body, signal, exchange = undefined, extraHeaders = {}) {
-    const headers = {
-      Authorization: `Bearer ${this.#accessToken}`,
-      'Merchant-Key': this.#merchantKey,
-      Accept: LOYALTY_MEDIA_TYPE,
-      ...extraHeaders,
-    };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    return requestJson({
-      fetch: this.#fetch,
-      url: this.#url + path,
-      method,
-      headers,
-      body,
-      timeoutMs: this.#timeoutMs,
+    return this.#endpoint.request('POST', '/api/baskets', {
+      body: toJsonText(body, 'basket', 400),
       signal,
-      exchange,
     });
   }
 }

@@ -1,47 +1,100 @@
-// The qualifier: loads the wasm module once, validates arguments, turns engine errors into
-// QualifyError and owns the wasm handles. Runs unchanged in Node >= 18, browsers, web workers and
-// bundlers.
+// The qualifier: loads the wasm module once (from the `wasm` option or the file beside it),
+// validates arguments, turns engine errors into QualifyError and owns the wasm handles. Runs
+// unchanged in Node >= 18, browsers, web workers, bundlers and jsdom.
 
 import { QualifyError } from './qualify_error.js';
+import { toJsonText } from './json_text.js';
+import { describeWasmSource, loadFailure, wasmInstance } from './wasm_source.js';
 
-const WASM_FILE = 'loyalty_qualifier.wasm';
 const DISPOSED = 410;
 
 let modulePromise = null;
+// Where the module comes from: the `wasm` option of the first load (initQualifier or
+// createQualifier), else the file beside this package. Once compiled, the WebAssembly.Module is
+// kept, so that a restart after an engine trap downloads nothing.
+let wasmSource;
+let compiledWasm = null;
 
-function isNode() {
-  return (
-    typeof process === 'object' &&
-    process !== null &&
-    typeof process.versions === 'object' &&
-    process.versions !== null &&
-    typeof process.versions.node === 'string' &&
-    typeof window === 'undefined'
-  );
+// The default location, written as a literal so that bundlers (Vite, webpack, Parcel) emit
+// exactly this one file and nothing else from dist/.
+function defaultWasmUrl() {
+  return new URL('./dist/loyalty_qualifier.wasm', import.meta.url);
 }
 
-async function instantiate() {
-  const { default: createModule } = await import('./dist/loyalty_qualifier.mjs');
-  const options = {};
-  if (isNode()) {
-    // Node's fetch() cannot read file: URLs (toolchain trap 4): hand the glue the bytes. The
-    // specifier is a variable so that bundlers leave this Node-only import alone.
-    const fsModule = 'node:fs/promises';
-    const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
-    options.wasmBinary = await readFile(new URL(`./dist/${WASM_FILE}`, import.meta.url));
+async function instantiate(source) {
+  let createModule;
+  try {
+    ({ default: createModule } = await import('./dist/loyalty_qualifier.mjs'));
+  } catch (e) {
+    throw loadFailure('./dist/loyalty_qualifier.mjs (the module glue)', e);
   }
-  return createModule(options);
+  let wasm = compiledWasm ?? source;
+  if (wasm === undefined) {
+    try {
+      wasm = defaultWasmUrl();
+    } catch (e) {
+      // import.meta.url is no URL in some bundle formats (iife): only options.wasm can help.
+      throw loadFailure('./dist/loyalty_qualifier.wasm (pass options.wasm)', e);
+    }
+  }
+  const where = describeWasmSource(wasm);
+  // The glue hands its imports to instantiateWasm and waits for receiveInstance: we do the
+  // fetching and compiling, so that every failure is ours to report (the glue's own fallback
+  // aborts with "both async and sync fetching of the wasm failed", naming nothing).
+  let failInstantiation;
+  const instantiationFailed = new Promise((_, reject) => {
+    failInstantiation = reject;
+  });
+  const options = {
+    instantiateWasm(imports, receiveInstance) {
+      wasmInstance(wasm, imports)
+        .then(({ instance, module }) => {
+          receiveInstance(instance, module);
+          compiledWasm = module;
+        })
+        .catch((e) => failInstantiation(loadFailure(where, e)));
+      return {};
+    },
+  };
+  try {
+    return await Promise.race([createModule(options), instantiationFailed]);
+  } catch (e) {
+    throw e instanceof QualifyError ? e : loadFailure(where, e);
+  }
 }
 
 /** The wasm module, instantiated once and shared by every qualifier. */
 function loadModule() {
   if (modulePromise === null) {
-    modulePromise = instantiate().catch((e) => {
+    modulePromise = instantiate(wasmSource).catch((e) => {
       modulePromise = null;
       throw e;
     });
   }
   return modulePromise;
+}
+
+// The `wasm` option: taken by the first load; later loads reuse the module already compiled.
+function chooseWasmSource(options) {
+  if (options.wasm === undefined) return;
+  describeWasmSource(options.wasm); // a TypeError for anything that is not a wasm source
+  if (modulePromise === null && compiledWasm === null) wasmSource = options.wasm;
+}
+
+function checkOptions(options) {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError('options must be an object');
+  }
+  return options;
+}
+
+/**
+ * Loads the wasm module once, up front, from `options.wasm` (default: the file beside the
+ * package). Rejects with QualifyError (503, MODULE_LOAD_FAILED) when it cannot be loaded.
+ */
+export async function initQualifier(options = {}) {
+  chooseWasmSource(checkOptions(options));
+  await loadModule();
 }
 
 // A qualifier dropped without dispose() still frees its wasm handle once collected.
@@ -68,18 +121,6 @@ function writeInput(module, handle, text) {
   const capacity = text.length * 3;
   const address = handle.input_buffer(capacity);
   return encoder.encodeInto(text, module.HEAPU8.subarray(address, address + capacity)).written;
-}
-
-function toJsonText(value, what, code) {
-  if (typeof value === 'string') return value;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new QualifyError(code, `${what} must be a JSON object or a JSON string`);
-  }
-  try {
-    return JSON.stringify(value);
-  } catch (e) {
-    throw new QualifyError(code, `${what} cannot be serialised to JSON: ${e.message}`);
-  }
 }
 
 function clockOf(now) {
@@ -213,12 +254,12 @@ class Qualifier {
  * Loads a snapshot (object or JSON string) into a new qualifier. Rejects with QualifyError (422)
  * when the snapshot is invalid. `options.now` is the clock used when a request has no
  * order_timestamp: a function returning a Date or epoch milliseconds (default Date.now).
+ * `options.wasm` says where the wasm module comes from when it is not loaded yet (initQualifier).
  */
 export async function createQualifier(snapshot, options = {}) {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError('options must be an object');
-  }
+  checkOptions(options);
   const clock = clockOf(options.now);
+  chooseWasmSource(options);
   const text = toJsonText(snapshot, 'snapshot', 422);
   const module = await loadModule();
   const handle = new module.SnapshotHandle();

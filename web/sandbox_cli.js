@@ -1,6 +1,9 @@
 // `loyalty-qualifier sandbox grant|purchase|purchases|wait|rewards ...`: the consumer API's
 // sandbox operations from a terminal, over SandboxClient. Answers are JSON on stdout; errors are
 // the contract body {"code","message"} on stderr; while waiting, a live progress line on stderr.
+// A bad command line is plain text on stderr (exit 2).
+import { EXIT, UsageError, parseCommandLine, reportUsageError } from './command_line.js';
+import { NETWORK_ERROR, TIMEOUT } from './loyalty_client.js';
 import { QualifyError } from './qualify_error.js';
 import { SANDBOX_POLL_SCHEDULE, SandboxClient } from './sandbox_client.js';
 
@@ -16,7 +19,8 @@ commands (consumer API sandbox operations, API spec 4.2-4.5 and 8):
              list the landed purchases, latest first
   wait       --user USER_ID [--amount DECIMAL] [--location LOCATION_ID] [--purchased-at ISO8601] [--since ISO8601]
              poll until a matching purchase lands: first poll after 60 s, waits doubling to
-             5 minutes, giving up after 45 minutes (exit 3)
+             5 minutes, giving up after 45 minutes: exit 3 when it has not landed,
+             exit 4 when the service could not be reached on any poll
   rewards    [--state STATE]... [--campaign HASHID]... [--id REWARD_ID]...
              list the user's rewards; repeated options are sent as states[]=a&states[]=b
 
@@ -26,10 +30,6 @@ connection (options, else environment):
   --client-id ID     LOYALTY_CLIENT_ID         X-ClientId: <ID>
   --timeout-ms MS    per request (default 30000)
 polling (wait, purchase --wait; seconds): --first-poll 60 --max-interval 300 --give-up-after 2700`;
-
-const EXIT_ERROR = 1;
-const EXIT_USAGE = 2;
-const EXIT_NOT_FOUND = 3;
 
 const COMMANDS = {
   grant: { required: ['campaign', 'user'], optional: [] },
@@ -42,41 +42,34 @@ const CONNECTION = ['url', 'token', 'client-id', 'timeout-ms'];
 const POLLING = ['first-poll', 'max-interval', 'give-up-after'];
 const REPEATABLE = new Set(['location', 'source', 'state', 'campaign', 'id']);
 const FLAGS = new Set(['wait']);
+const USAGE_PREFIX = 'loyalty-qualifier sandbox';
 const ENVIRONMENT = { url: 'LOYALTY_SANDBOX_API_URL', token: 'LOYALTY_ACCESS_TOKEN', 'client-id': 'LOYALTY_CLIENT_ID' };
-
-class UsageError extends Error {}
 
 function parseArguments(argv) {
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help') return { help: true };
   const spec = COMMANDS[command];
-  if (spec === undefined) throw new UsageError(`unknown sandbox command "${command}"`);
-  const allowed = new Set([...spec.required, ...spec.optional, ...CONNECTION]);
-  if (command === 'wait' || command === 'purchase') POLLING.forEach((name) => allowed.add(name));
-  const values = {};
-  for (let i = 0; i < rest.length; ++i) {
-    const argument = rest[i];
-    if (argument === '-h' || argument === '--help') return { help: true };
-    if (!argument.startsWith('--')) throw new UsageError(`unexpected argument "${argument}"`);
-    const equals = argument.indexOf('=');
-    const name = equals < 0 ? argument.slice(2) : argument.slice(2, equals);
-    if (!allowed.has(name)) throw new UsageError(`unknown option "--${name}" for sandbox ${command}`);
-    let value = true;
-    if (!FLAGS.has(name)) {
-      if (equals >= 0) {
-        value = argument.slice(equals + 1);
-      } else {
-        if (i + 1 >= rest.length) throw new UsageError(`option --${name} needs a value`);
-        value = rest[++i];
-      }
-    }
-    if (REPEATABLE.has(name)) {
-      (values[name] ??= []).push(value);
-    } else {
-      if (values[name] !== undefined) throw new UsageError(`option --${name} is given twice`);
-      values[name] = value;
-    }
+  if (spec === undefined || !Object.hasOwn(COMMANDS, command)) {
+    throw new UsageError(`unknown sandbox command "${command}"`);
   }
+  const names = [...spec.required, ...spec.optional, ...CONNECTION];
+  if (command === 'wait' || command === 'purchase') names.push(...POLLING);
+  const options = { help: { type: 'boolean', short: 'h' } };
+  for (const name of names) {
+    options[name] = { type: FLAGS.has(name) ? 'boolean' : 'string', multiple: REPEATABLE.has(name) };
+  }
+  let parsed;
+  try {
+    parsed = parseCommandLine(rest, options);
+  } catch (e) {
+    if (e instanceof UsageError && e.message.startsWith('unknown option')) {
+      throw new UsageError(`${e.message} for sandbox ${command}`);
+    }
+    throw e;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { help: true };
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   for (const name of spec.required) {
     if (values[name] === undefined) throw new UsageError(`sandbox ${command} needs --${name}`);
   }
@@ -179,8 +172,13 @@ export function progressRenderer({ stream, isTTY, timers, now = () => Date.now()
           write(`poll ${event.attempt}: landed after ${clockText(event.elapsedMs)}`);
           break;
         case 'gave-up':
-          write(`no matching purchase after ${clockText(event.elapsedMs)} (${event.attempt} polls); ` +
-            'sandbox processing commonly takes 30 minutes or more');
+          if (event.answered === 0 && event.attempt > 0) {
+            write(`the service could not be reached on any of the ${event.attempt} polls ` +
+              `in ${clockText(event.elapsedMs)}`);
+          } else {
+            write(`no matching purchase after ${clockText(event.elapsedMs)} (${event.attempt} polls); ` +
+              'sandbox processing commonly takes 30 minutes or more');
+          }
           break;
         default:
           break;
@@ -211,9 +209,18 @@ async function waitFor(client, match, values, io) {
     now: timers.now ?? (() => Date.now()),
   });
   const filters = values.since === undefined ? {} : { purchased_since: values.since };
+  // Whether any poll got the purchase list: "not landed yet" (exit 3) is only known then.
+  let answered = 0;
+  let lastFailure = null;
+  const onProgress = (event) => {
+    if (event.type === 'not-found' || event.type === 'found') answered += 1;
+    if (event.type === 'poll-failed') lastFailure = event.error;
+    renderer.onProgress({ ...event, answered });
+  };
+  let landed;
   try {
-    return await client.waitForPurchase(match, {
-      onProgress: renderer.onProgress,
+    landed = await client.waitForPurchase(match, {
+      onProgress,
       schedule,
       filters,
       signal: io.signal,
@@ -222,6 +229,13 @@ async function waitFor(client, match, values, io) {
   } finally {
     renderer.finish();
   }
+  if (landed !== null) {
+    io.stdout.write(`${JSON.stringify(landed, null, 2)}\n`);
+    return EXIT.OK;
+  }
+  if (answered > 0 || lastFailure === null) return EXIT.NOT_LANDED;
+  io.stderr.write(`${JSON.stringify({ code: lastFailure.code, message: lastFailure.message })}\n`);
+  return EXIT.UNREACHABLE;
 }
 
 function matchOf(values, defaults = {}) {
@@ -256,10 +270,7 @@ async function run(command, values, io) {
         print({ accepted: true, purchase });
         return 0;
       }
-      const landed = await waitFor(client, { user_id: purchase.user_id, amount: purchase.amount, purchased_at: purchase.purchased_at }, values, io);
-      if (landed === null) return EXIT_NOT_FOUND;
-      print(landed);
-      return 0;
+      return waitFor(client, { user_id: purchase.user_id, amount: purchase.amount, purchased_at: purchase.purchased_at }, values, io);
     }
     case 'purchases':
       print(await client.listPurchases({
@@ -270,12 +281,8 @@ async function run(command, values, io) {
         limit: values.limit,
       }));
       return 0;
-    case 'wait': {
-      const landed = await waitFor(client, matchOf(values), values, io);
-      if (landed === null) return EXIT_NOT_FOUND;
-      print(landed);
-      return 0;
-    }
+    case 'wait':
+      return waitFor(client, matchOf(values), values, io);
     case 'rewards':
       print(await client.listRewards({ states: values.state, campaign_ids: values.campaign, ids: values.id }));
       return 0;
@@ -286,7 +293,8 @@ async function run(command, values, io) {
 
 /**
  * Runs `loyalty-qualifier sandbox ...` (argv: the arguments after "sandbox") and resolves the
- * exit code: 0 done, 1 error, 2 bad command line, 3 the purchase did not land in time.
+ * exit code (EXIT): 0 done, 1 refused, 2 bad command line, 3 the purchase has not landed in time,
+ * 4 the service could not be reached (wait: on any poll).
  * io (tests): { stdout, stderr, env, fetch, timers, isTTY, signal, now }; defaults: the process's.
  */
 export async function runSandboxCli(argv, io = {}) {
@@ -298,32 +306,22 @@ export async function runSandboxCli(argv, io = {}) {
   };
   const context = { ...io, ...streams };
   const printError = (code, message) => streams.stderr.write(`${JSON.stringify({ code, message })}\n`);
-  let parsed;
   try {
-    parsed = parseArguments(argv);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    printError(400, `${e.message}\n${SANDBOX_USAGE}`);
-    return EXIT_USAGE;
-  }
-  if (parsed.help) {
-    streams.stdout.write(`${SANDBOX_USAGE}\n`);
-    return 0;
-  }
-  try {
+    const parsed = parseArguments(argv);
+    if (parsed.help) {
+      streams.stdout.write(`${SANDBOX_USAGE}\n`);
+      return EXIT.OK;
+    }
     return await run(parsed.command, parsed.values, context);
   } catch (e) {
-    if (e instanceof UsageError) {
-      printError(400, `${e.message}\n${SANDBOX_USAGE}`);
-      return EXIT_USAGE;
-    }
+    if (e instanceof UsageError) return reportUsageError(streams.stderr, USAGE_PREFIX, e, SANDBOX_USAGE);
     if (e instanceof QualifyError) {
       printError(e.code, e.message);
-      return EXIT_ERROR;
+      return e.code === NETWORK_ERROR || e.code === TIMEOUT ? EXIT.UNREACHABLE : EXIT.REFUSED;
     }
     if (e?.name === 'AbortError') {
       printError(499, 'aborted');
-      return EXIT_ERROR;
+      return EXIT.REFUSED;
     }
     throw e;
   }

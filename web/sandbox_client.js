@@ -1,7 +1,7 @@
 // The consumer API's sandbox operations (API spec 2.6, 2.7, 4.2-4.5, 5, 8, 9): grant a reward,
 // simulate a purchase, list purchases and rewards, and wait for a purchase to land with the
 // polling schedule of API spec 8. Runs in Node >= 18 and in browsers.
-import { clientOptions, isServiceUnavailable, requestJson, requireText } from './loyalty_client.js';
+import { ServiceEndpoint, isServiceUnavailable, requireText } from './loyalty_client.js';
 
 /** The consumer API version sent as Accept-Version (API spec 9). */
 export const CONSUMER_API_VERSION = 'v4.0';
@@ -131,24 +131,20 @@ function timersOf(timers) {
  * `Accept-Version: v4.0` and `Accept: application/json` on every request.
  */
 export class SandboxClient {
-  #url;
-  #fetch;
-  #timeoutMs;
-  #accessToken;
-  #clientId;
+  #endpoint;
 
   constructor(options) {
-    const common = clientOptions(options, 'sandboxApiUrl');
-    this.#url = common.url;
-    this.#fetch = common.fetch;
-    this.#timeoutMs = common.timeoutMs;
-    this.#accessToken = requireText(options.accessToken, 'accessToken');
-    this.#clientId = requireText(options.clientId, 'clientId');
+    this.#endpoint = new ServiceEndpoint(options, 'sandboxApiUrl', () => ({
+      Authorization: `Bearer ${requireText(options.accessToken, 'accessToken')}`,
+      'X-ClientId': requireText(options.clientId, 'clientId'),
+      'Accept-Version': CONSUMER_API_VERSION,
+      Accept: 'application/json',
+    }));
   }
 
   /** The sandbox API URL, without a trailing slash. */
   get sandboxApiUrl() {
-    return this.#url;
+    return this.#endpoint.url;
   }
 
   /**
@@ -157,7 +153,10 @@ export class SandboxClient {
    * not resolve). Resolves the reward record created.
    */
   async grantReward({ campaign_id, user_id } = {}, { signal } = {}) {
-    const answer = await this.#call('POST', '/rewards/grant', JSON.stringify({ campaign_id, user_id }), signal);
+    const answer = await this.#endpoint.request('POST', '/rewards/grant', {
+      body: JSON.stringify({ campaign_id, user_id }),
+      signal,
+    });
     return answer?.reward;
   }
 
@@ -169,18 +168,18 @@ export class SandboxClient {
     if (purchase === null || typeof purchase !== 'object' || Array.isArray(purchase)) {
       throw new TypeError('purchase must be an object { merchant_id, location_id, user_id, amount, purchased_at }');
     }
-    await this.#call('POST', '/purchases', JSON.stringify({ purchase }), signal);
+    await this.#endpoint.request('POST', '/purchases', { body: JSON.stringify({ purchase }), signal });
   }
 
   /** GET /purchases: the user's landed purchases, latest first; arrays use `name[]`. */
   async listPurchases(filters = {}, { signal } = {}) {
-    const answer = await this.#call('GET', `/purchases${encodeQuery(filters)}`, undefined, signal);
+    const answer = await this.#endpoint.request('GET', `/purchases${encodeQuery(filters)}`, { signal });
     return answer?.purchases ?? [];
   }
 
   /** GET /rewards: the user's rewards, e.g. listRewards({ states: ['redeemable'] }). */
   async listRewards(filters = {}, { signal } = {}) {
-    const answer = await this.#call('GET', `/rewards${encodeQuery(filters)}`, undefined, signal);
+    const answer = await this.#endpoint.request('GET', `/rewards${encodeQuery(filters)}`, { signal });
     return answer?.rewards ?? [];
   }
 
@@ -231,24 +230,5 @@ export class SandboxClient {
       }
       next = Math.min(next * 2, maxDelayMs);
     }
-  }
-
-  async #call(method, path, body, signal) {
-    const headers = {
-      Authorization: `Bearer ${this.#accessToken}`,
-      'X-ClientId': this.#clientId,
-      'Accept-Version': CONSUMER_API_VERSION,
-      Accept: 'application/json',
-    };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    return requestJson({
-      fetch: this.#fetch,
-      url: this.#url + path,
-      method,
-      headers,
-      body,
-      timeoutMs: this.#timeoutMs,
-      signal,
-    });
   }
 }

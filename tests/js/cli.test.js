@@ -1,7 +1,10 @@
-// The CLI on the bundled examples, and its error bodies.
+// The CLI on the bundled examples, its error bodies and every exit code (README "CLI"): 0 done,
+// 1 refused, 2 bad command line or unreadable file, 3 and 4 (sandbox wait) here for 4 and in
+// tests/js/clients/sandbox_cli.test.js against the real service.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -173,41 +176,96 @@ test('a snapshot error is a 422 body', { timeout: 30_000 }, () => {
     422,
     /schema_version/,
   );
-  assertErrorBody(
-    runCli([
-      'qualify',
-      '--snapshot',
-      path.join(scratch, 'missing.json'),
-      '--request',
-      'examples/basket.json',
-    ]),
-    422,
-    /cannot read snapshot file/,
+});
+
+/** A usage error: exit 2, plain text on stderr (no JSON), the usage only when `withUsage`. */
+function assertUsageError(result, fragment, withUsage = true) {
+  assert.equal(result.status, 2, `exit status; stderr: ${result.stderr}`);
+  assert.equal(result.stdout, '');
+  assert.match(result.stderr, /^loyalty-qualifier( \w+)?: /);
+  assert.match(result.stderr, fragment);
+  assert.equal(/\nusage: loyalty-qualifier/.test(result.stderr), withUsage, result.stderr);
+  assert.throws(() => JSON.parse(result.stderr));
+}
+
+test('usage errors are plain text on stderr with exit 2', { timeout: 60_000 }, () => {
+  assertUsageError(runCli(['qualify', '--snapshot', 'examples/snapshot.json']), /missing --request/);
+  assertUsageError(runCli(['redeem', ...exampleArgs]), /unknown command "redeem"/);
+  assertUsageError(runCli(['qualify', ...exampleArgs, '--verbose']), /unknown option "--verbose"/);
+  assertUsageError(runCli(['qualify', ...exampleArgs, '-x']), /unknown option "-x"/);
+  assertUsageError(runCli(['qualify', ...exampleArgs, 'extra']), /unexpected argument "extra"/);
+  assertUsageError(runCli(['qualify', '-s', '-r', 'examples/basket.json']), /option --snapshot needs a value/);
+  assertUsageError(runCli(['qualify', ...exampleArgs, '--now']), /option --now needs a value/);
+  assertUsageError(runCli(['qualify', ...exampleArgs, '-s', 'x.json']), /option --snapshot is given twice/);
+  assertUsageError(
+    runCli(['qualify', ...exampleArgs, '--now', 'tuesday']),
+    /--now must be an RFC 3339 instant/,
+  );
+  assertUsageError(runCli(['qualify', '-s', '-', '-r', '-']), /only one of --snapshot and --request/);
+  assertUsageError(runCli([]), /missing command/);
+  assertUsageError(runCli(['--snapshot', 'examples/snapshot.json', 'qualify']), /missing command before "--snapshot"/);
+  assertUsageError(runCli(['sandbox', 'launch']), /^loyalty-qualifier sandbox: unknown sandbox command "launch"/);
+});
+
+test('a missing or unreadable file is exit 2 naming the path', { timeout: 30_000 }, () => {
+  const missing = path.join(scratch, 'missing.json');
+  assertUsageError(
+    runCli(['qualify', '--snapshot', missing, '--request', 'examples/basket.json']),
+    new RegExp(`cannot read the snapshot file "${missing.replaceAll('.', '\\.')}": no such file`),
+    false,
+  );
+  const folder = path.join(scratch, 'a-folder.json');
+  mkdirSync(folder, { recursive: true });
+  assertUsageError(
+    runCli(['explain', '-s', 'examples/snapshot.json', '-r', folder]),
+    /cannot read the request file ".*a-folder\.json": EISDIR/,
+    false,
   );
 });
 
-test('usage errors say so clearly', { timeout: 30_000 }, () => {
-  assertErrorBody(
-    runCli(['qualify', '--snapshot', 'examples/snapshot.json']),
-    400,
-    /missing --request[\s\S]*usage: loyalty-qualifier/,
-    2,
-  );
-  assertErrorBody(runCli(['redeem', ...exampleArgs]), 400, /unknown command "redeem"/, 2);
-  assertErrorBody(
-    runCli(['qualify', ...exampleArgs, '--verbose']),
-    400,
-    /unknown option "--verbose"/,
-    2,
-  );
-  assertErrorBody(
-    runCli(['qualify', ...exampleArgs, '--now', 'tuesday']),
-    400,
-    /--now must be an RFC 3339 instant/,
-    2,
-  );
-  assertErrorBody(runCli([]), 400, /missing command/, 2);
+test('short flags -s -r -n equal the long ones', { timeout: 30_000 }, () => {
+  const { order_timestamp: _, ...untimed } = readJson('examples/basket.json');
+  const request = scratchFile('untimed-short.json', untimed);
+  const long = runCli(['explain', '--snapshot', 'examples/snapshot.json', '--request', request, '--now', '2026-11-28T14:00:00Z']);
+  const short = runCli(['explain', '-s', 'examples/snapshot.json', '-r', request, '-n', '2026-11-28T14:00:00Z']);
+  assert.equal(short.status, 0, short.stderr);
+  assert.equal(short.stdout, long.stdout);
+  const joined = runCli(['explain', '-sexamples/snapshot.json', `-r${request}`, '-n2026-11-28T14:00:00Z']);
+  assert.equal(joined.stdout, long.stdout);
+});
+
+test('--version and --help exit 0', { timeout: 30_000 }, () => {
+  const version = runCli(['--version']);
+  assert.equal(version.status, 0, version.stderr);
+  assert.equal(version.stdout, `${JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version}\n`);
   const help = runCli(['--help']);
   assert.equal(help.status, 0);
-  assert.match(help.stdout, /^usage: loyalty-qualifier/);
+  assert.match(help.stdout, /^usage: loyalty-qualifier <command>/);
+  for (const name of ['qualify', 'explain', 'sandbox']) assert.match(help.stdout, new RegExp(`\n  ${name} `));
+  const qualifyHelp = runCli(['qualify', '-h']);
+  assert.equal(qualifyHelp.status, 0);
+  assert.match(qualifyHelp.stdout, /^usage: loyalty-qualifier qualify\|explain -s FILE -r FILE/);
+  const sandboxHelp = runCli(['sandbox', '--help']);
+  assert.equal(sandboxHelp.status, 0);
+  assert.match(sandboxHelp.stdout, /^usage: loyalty-qualifier sandbox <command>/);
+});
+
+test('sandbox: a service that cannot be reached on any poll is exit 4, not "not landed" (3)', { timeout: 60_000 }, async () => {
+  // A port that was just free: every connection is refused.
+  const probe = http.createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${probe.address().port}`;
+  await new Promise((resolve) => probe.close(resolve));
+  const connection = ['--url', url, '--token', 'at_x', '--client-id', 'cl_x'];
+  const wait = runCli(['sandbox', 'wait', '--user', 'u_1', ...connection,
+    '--first-poll', '0.01', '--max-interval', '0.02', '--give-up-after', '0.1']);
+  assert.equal(wait.status, 4, wait.stderr);
+  assert.equal(wait.stdout, '');
+  assert.match(wait.stderr, /the service could not be reached on any of the \d+ polls/);
+  const body = JSON.parse(wait.stderr.trim().split('\n').at(-1));
+  assert.equal(body.code, 0);
+  assert.match(body.message, /cannot reach the service/);
+  const grant = runCli(['sandbox', 'grant', '--campaign', 'c', '--user', 'u_1', ...connection]);
+  assert.equal(grant.status, 4, grant.stderr);
+  assert.equal(JSON.parse(grant.stderr).code, 0);
 });

@@ -130,24 +130,40 @@ describe('errors', () => {
     assert.match(body.message, /numeric program id/);
   });
 
-  test('a bad command line is exit 2 with the usage', async () => {
+  test('a bad command line is exit 2 with the usage, as plain text', async () => {
     for (const [args, message] of [
       [['launch'], /unknown sandbox command "launch"/],
       [['grant', '--user', 'u_1002'], /sandbox grant needs --campaign/],
-      [['grant', '--campaign', 'c', '--user', 'u', '--color', 'red'], /unknown option "--color"/],
+      [['grant', '--campaign', 'c', '--user', 'u', '--color', 'red'], /unknown option "--color" for sandbox grant/],
       [['rewards', '--state'], /option --state needs a value/],
+      [['purchase', '--merchant', 'm', '--user', 'u', '--amount', '1', '--wait=yes'], /option --wait takes no value/],
       [['wait', '--user', 'u', '--first-poll', '0'], /--first-poll must be a positive number of seconds/],
     ]) {
       const res = await cli(args);
       assert.equal(res.code, 2, `${args.join(' ')}: ${res.stderr}`);
-      const body = JSON.parse(res.stderr); // one line: the usage is inside the message
-      assert.equal(body.code, 400);
-      assert.match(body.message, message);
-      assert.match(body.message, /usage: loyalty-qualifier sandbox/);
+      assert.equal(res.stdout, '');
+      assert.match(res.stderr, /^loyalty-qualifier sandbox: /);
+      assert.match(res.stderr, message);
+      assert.match(res.stderr, /\n\nusage: loyalty-qualifier sandbox/);
     }
     const missing = await cli(['rewards'], { env: {} });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /missing --url \(or LOYALTY_SANDBOX_API_URL\)/);
+  });
+
+  test('wait: exit 4 when no poll reaches the service, exit 3 only when polls answered', { timeout: 30_000 }, async () => {
+    const down = { ...env, LOYALTY_SANDBOX_API_URL: 'http://127.0.0.1:9' };
+    const timers = scaledTimers(1);
+    const unreachable = await cli(['wait', '--user', 'u_1002', '--amount', '999.99'], { timers, env: down });
+    assert.equal(unreachable.code, 4, unreachable.stderr);
+    assert.equal(unreachable.stdout, '');
+    assert.match(unreachable.stderr, /the service could not be reached on any of the 11 polls in 45:00/);
+    assert.doesNotMatch(unreachable.stderr, /no matching purchase/);
+    assert.equal(JSON.parse(unreachable.stderr.trim().split('\n').at(-1)).code, 0);
+    // The same wait against the running service: every poll answered, nothing landed.
+    const notLanded = await cli(['wait', '--user', 'u_1002', '--amount', '999.99'], { timers: scaledTimers(1) });
+    assert.equal(notLanded.code, 3, notLanded.stderr);
+    assert.doesNotMatch(notLanded.stderr, /could not be reached/);
   });
 
   test('--help prints the usage', async () => {

@@ -3,8 +3,10 @@
 import {
   createQualifier,
   diagnostics,
+  initQualifier,
   QualifyError,
   type ExplainResult,
+  type Forwarded,
   type PointsProductEntity,
   type QualifyRequest,
   type QualifyResult,
@@ -13,7 +15,9 @@ import {
 } from 'loyalty-qualifier';
 
 const snapshot: Snapshot = { schema_version: 1, rewards: [], points_products: [] };
-const request: QualifyRequest = {
+// Extra fields are forwarded by naming them (API spec 2.1 passes them through).
+const request: QualifyRequest<{ pos_ref: string }, { pos_line: number }> = {
+  pos_ref: 'till-4',
   redemption_venue: 'instore',
   order_timestamp: '2026-03-02T09:00:00Z',
   location_uid: 'cafe-main',
@@ -33,6 +37,15 @@ const request: QualifyRequest = {
 };
 
 export async function usage(): Promise<void> {
+  await initQualifier();
+  await initQualifier({ wasm: new URL('https://cdn.example/loyalty_qualifier.wasm') });
+  await initQualifier({ wasm: '/assets/loyalty_qualifier.wasm' });
+  await initQualifier({ wasm: new Uint8Array(8) });
+  await initQualifier({ wasm: new ArrayBuffer(8) });
+  await initQualifier({ wasm: fetch('/assets/loyalty_qualifier.wasm') });
+  await initQualifier({ wasm: await fetch('/assets/loyalty_qualifier.wasm') });
+  await initQualifier({ wasm: await WebAssembly.compile(new Uint8Array(8)) });
+  const anything: QualifyRequest<Forwarded, Forwarded> = { till: 4, items: [{ sku: 'x' }] };
   const q = await createQualifier(snapshot, { now: () => new Date() });
   const fromText = await createQualifier(JSON.stringify(snapshot), {
     now: () => 1_772_442_000_000,
@@ -45,6 +58,7 @@ export async function usage(): Promise<void> {
   const retire: string | null | undefined = first?.retire_at;
   const points: number[] = answer.points_products.map((p: PointsProductEntity) => p.points);
   const again: QualifyResult = q.qualify('{"subtotal": 8}');
+  const forwarded: QualifyResult = q.qualify(anything);
 
   const why: ExplainResult = q.explain(request);
   const best: string | null = why.best;
@@ -67,7 +81,7 @@ export async function usage(): Promise<void> {
   const stats = await diagnostics();
   const live: number = stats.liveHandles;
   const disposed: boolean = q.disposed;
-  console.log(retire, points, again, best, live, disposed, stats.wasmMemoryBytes);
+  console.log(retire, points, again, forwarded, best, live, disposed, stats.wasmMemoryBytes);
   for (const each of [q, fromText, fixed, plain]) each.dispose();
 }
 
@@ -82,4 +96,13 @@ export async function misuse(): Promise<void> {
   await createQualifier({ schema_version: 1 }, { now: () => 'today' });
   // @ts-expect-error a snapshot needs schema_version
   await createQualifier({ rewards: [] });
+  // @ts-expect-error a misspelt top-level field (subtotl) would silently change the answer
+  q.qualify({ subtotl: '19.00', items: [] });
+  // @ts-expect-error a misspelt item field (quantiy)
+  q.explain({ items: [{ id: 'latte', price: '4.20', quantiy: 2 }] });
+  // @ts-expect-error a misspelt modifier field (prise)
+  q.qualify({ items: [{ id: 'latte', modifiers: [{ id: 'oat', prise: '0.50' }] }] });
+  // @ts-expect-error an extra field that is not named is not forwarded silently
+  const unnamed: QualifyRequest = { subtotal: '8.00', pos_ref: 'till-4' };
+  console.log(unnamed);
 }
