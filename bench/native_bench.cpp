@@ -10,6 +10,8 @@
 //                   [--calls 64]      (load: the snapshot itself, no --requests needed)
 //       warms up, then makes the calls inside lq_bench_measured_calls, the one function that
 //       valgrind --tool=callgrind --toggle-collect=lq_bench_measured_calls* counts.
+//   lq_native_bench --snapshot ... --requests ... --print qualify_json|explain
+//       prints the engine's JSON answer (or error body) to each request, one per line.
 #include <time.h>
 
 #include <algorithm>
@@ -145,7 +147,7 @@ extern "C" __attribute__((noinline)) size_t lq_bench_measured_calls(
 }
 
 int main(int argc, char** argv) {
-  std::string snapshot_path, requests_path, callgrind_op;
+  std::string snapshot_path, requests_path, callgrind_op, print_op;
   int rounds = 15;
   size_t calls = 64;
   for (int i = 1; i < argc; ++i) {
@@ -167,13 +169,16 @@ int main(int argc, char** argv) {
       callgrind_op = value();
     } else if (arg == "--clock") {
       use_wall_clock = value() != "cpu";
+    } else if (arg == "--print") {
+      print_op = value();
     } else if (arg == "--calls") {
       calls = static_cast<size_t>(std::max(1, std::atoi(value().c_str())));
     } else {
       std::fprintf(stderr,
                    "usage: lq_native_bench --snapshot FILE [--requests FILE.jsonl] [--rounds N] "
                    "[--clock cpu|wall]\n"
-                   "       [--callgrind qualify|qualify_json|explain|load [--calls N]]\n");
+                   "       [--callgrind qualify|qualify_json|explain|load [--calls N]]\n"
+                   "       [--print qualify_json|explain]\n");
       return 2;
     }
   }
@@ -184,12 +189,27 @@ int main(int argc, char** argv) {
   const std::string snapshot_json = read_file(snapshot_path);
   const std::vector<std::string> requests =
       requests_path.empty() ? std::vector<std::string>{} : read_lines(requests_path);
-  const lq::instant now{1795871700, 0};  // 2026-11-24T13:15:00Z; every basket has its own time
+  const lq::instant now{1795526100, 0};  // 2026-11-24T13:15:00Z (bench/workloads.mjs NOW_MS)
 
   lq::qualifier engine;
   if (auto error = engine.set_snapshot(snapshot_json)) {
     std::fprintf(stderr, "lq_native_bench: snapshot refused: %s\n", error->message.c_str());
     return 1;
+  }
+
+  if (!print_op.empty()) {  // each answer (or error body) on a line: tests/js/explain_typed.test.js
+    if (print_op != "qualify_json" && print_op != "explain") {
+      std::fprintf(stderr, "lq_native_bench: --print qualify_json|explain\n");
+      return 2;
+    }
+    for (const std::string& r : requests) {
+      const auto answer =
+          print_op == "explain" ? engine.explain_json(r, now) : engine.qualify_json(r, now);
+      const std::string line = answer ? *answer : lq::render_error(answer.err());
+      std::fwrite(line.data(), 1, line.size(), stdout);
+      std::fputc('\n', stdout);
+    }
+    return 0;
   }
 
   if (!callgrind_op.empty()) {
