@@ -27,6 +27,8 @@
 
 #include "instant.hpp"
 #include "qualifier.hpp"
+#include "qualify.hpp"
+#include "request.hpp"
 
 namespace {
 
@@ -81,7 +83,8 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-enum class operation { qualify, qualify_json, explain, load };
+// explain_words: what the wasm face's explain() computes (parse + lq::explain, no JSON render).
+enum class operation { qualify, qualify_json, explain, load, explain_words };
 
 // The work of one call; the result is consumed so that nothing is optimised away.
 size_t run_once(const lq::qualifier& engine, operation op, const std::string& request,
@@ -98,6 +101,10 @@ size_t run_once(const lq::qualifier& engine, operation op, const std::string& re
     case operation::explain: {
       auto answer = engine.explain_json(request, now);
       return answer ? answer->size() : 0;
+    }
+    case operation::explain_words: {
+      auto parsed = lq::parse_request(request);
+      return parsed ? lq::explain(engine.current(), *parsed, now).entries.size() : 0;
     }
     case operation::load: {  // `request` is a snapshot here
       lq::qualifier fresh;
@@ -174,11 +181,12 @@ int main(int argc, char** argv) {
     } else if (arg == "--calls") {
       calls = static_cast<size_t>(std::max(1, std::atoi(value().c_str())));
     } else {
-      std::fprintf(stderr,
-                   "usage: lq_native_bench --snapshot FILE [--requests FILE.jsonl] [--rounds N] "
-                   "[--clock cpu|wall]\n"
-                   "       [--callgrind qualify|qualify_json|explain|load [--calls N]]\n"
-                   "       [--print qualify_json|explain]\n");
+      std::fprintf(
+          stderr,
+          "usage: lq_native_bench --snapshot FILE [--requests FILE.jsonl] [--rounds N] "
+          "[--clock cpu|wall]\n"
+          "       [--callgrind qualify|qualify_json|explain|explain_words|load [--calls N]]\n"
+          "       [--print qualify_json|explain]\n");
       return 2;
     }
   }
@@ -213,11 +221,12 @@ int main(int argc, char** argv) {
   }
 
   if (!callgrind_op.empty()) {
-    const int op = callgrind_op == "qualify"        ? 0
-                   : callgrind_op == "qualify_json" ? 1
-                   : callgrind_op == "explain"      ? 2
-                   : callgrind_op == "load"         ? 3
-                                                    : -1;
+    const int op = callgrind_op == "qualify"         ? 0
+                   : callgrind_op == "qualify_json"  ? 1
+                   : callgrind_op == "explain"       ? 2
+                   : callgrind_op == "load"          ? 3
+                   : callgrind_op == "explain_words" ? 4
+                                                     : -1;
     if (op < 0 || (op != 3 && requests.empty())) {
       std::fprintf(stderr, "lq_native_bench: --callgrind needs an operation and --requests\n");
       return 2;

@@ -128,7 +128,7 @@ function centsText(low, high) {
 }
 
 // Writes JSON text as UTF-8 straight into the handle's wasm input buffer; returns its size in
-// bytes. Far cheaper than passing a JS string through Embind (bench/boundary-design.md).
+// bytes. Far cheaper than encoding a JS string into wasm memory in JS (bench/boundary-design.md).
 function writeInput(module, handle, text) {
   const capacity = text.length * 3;
   const address = handle.input_buffer(capacity);
