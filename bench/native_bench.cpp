@@ -280,6 +280,8 @@ int main(int argc, char** argv) {
                 time_per_call(engine, operation::qualify_json, requests, now, rounds));
     std::printf(",\"explain_ns\":%.1f",
                 time_per_call(engine, operation::explain, requests, now, rounds));
+    std::printf(",\"explain_words_ns\":%.1f",
+                time_per_call(engine, operation::explain_words, requests, now, rounds));
   }
   std::printf("}\n");
   return 0;
