@@ -269,7 +269,7 @@ async function loading(files) {
   results.figures.load_5000_over_native = { value: overLoad, target: '<= 2', ok: overLoad <= 2 };
   row('  setSnapshot(JSON string) / native load_snapshot', `${msText(js.setSnapshotText)} / ${msText(native.load_ms)}`,
     '', null, 'load_5000_native_ms', native.load_ms);
-  row('  of setSnapshot(object): JSON.stringify / wasm load / entities read back',
+  row('  of setSnapshot(object): JSON.stringify / raw wasm load (own process) / the rest (offer table)',
     `${msText(js.stringify)} / ${msText(js.wasmLoad)} / ${msText(js.setSnapshotObject - js.stringify - js.wasmLoad)}`,
     '', null, 'load_5000_wasm_ms', js.wasmLoad);
 
