@@ -1,7 +1,6 @@
-// The wasm face of the engine: one handle per loaded snapshot, exported as plain C functions that
-// wasm/handle.js wraps into Module.SnapshotHandle. Every call returns 0 or the error's HTTP code
-// and the answer is read through accessors, so no C++ exception ever crosses into JS.
-#include <emscripten/emscripten.h>
+// Embind face of the engine: one handle per loaded snapshot. Every call returns 0 or the error's
+// HTTP code and the answer is read through accessors, so no C++ exception ever crosses into JS.
+#include <emscripten/bind.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -16,7 +15,7 @@
 #include "request.hpp"
 #include "snapshot.hpp"
 
-namespace lq_wasm {
+namespace {
 
 int live_handles = 0;
 
@@ -164,93 +163,44 @@ class snapshot_handle {
   std::string error_message_;
 };
 
+int live_handle_count() {
+  return live_handles;
+}
+
 /// Every reason's code and message as the engine renders them, as explain JSON text:
 /// {"entries":[{...,"reasons":[one per reason code, in code order]}],"best":null}. BELOW_MINIMUM
 /// and INSUFFICIENT_POINTS carry remaining 9876543.21 and points_needed 987654321, so that JS
 /// can cut their messages around the figure. JS reads it once per module.
-const std::string& explain_messages() {
-  static const std::string text = [] {
-    lq::snapshot snap;
-    snap.rewards.emplace_back();
-    lq::explain_result sample;
-    sample.entries.emplace_back();
-    for (int code = 0; code <= static_cast<int>(lq::reason_code::unsupported_type); ++code) {
-      sample.entries.front().reasons.push_back(
-          lq::reason{static_cast<lq::reason_code>(code), 987654321, 987654321});
-    }
-    return lq::render_explain(snap, sample);
-  }();
-  return text;
+std::string explain_messages() {
+  lq::snapshot snap;
+  snap.rewards.emplace_back();
+  lq::explain_result sample;
+  sample.entries.emplace_back();
+  for (int code = 0; code <= static_cast<int>(lq::reason_code::unsupported_type); ++code) {
+    sample.entries.front().reasons.push_back(
+        lq::reason{static_cast<lq::reason_code>(code), 987654321, 987654321});
+  }
+  return lq::render_explain(snap, sample);
 }
 
-}  // namespace lq_wasm
+}  // namespace
 
-using lq_wasm::snapshot_handle;
-
-// The C exports wasm/handle.js wraps into Module.SnapshotHandle (plain wasm calls: no Embind, whose
-// runtime was most of the download and whose method calls cost more than the engine on S).
-extern "C" {
-
-EMSCRIPTEN_KEEPALIVE snapshot_handle* lq_handle_new() {
-  return new snapshot_handle();
+EMSCRIPTEN_BINDINGS(loyalty_qualifier) {
+  emscripten::class_<snapshot_handle>("SnapshotHandle")
+      .constructor<>()
+      .function("input_buffer", &snapshot_handle::input_buffer)
+      .function("load", &snapshot_handle::load)
+      .function("qualify", &snapshot_handle::qualify)
+      .function("indices_address", &snapshot_handle::indices_address)
+      .function("offer_table_address", &snapshot_handle::offer_table_address)
+      .function("reward_count", &snapshot_handle::reward_count)
+      .function("points_product_count", &snapshot_handle::points_product_count)
+      .function("qualify_json", &snapshot_handle::qualify_json)
+      .function("explain", &snapshot_handle::explain)
+      .function("explanation_address", &snapshot_handle::explanation_address)
+      .function("explain_json", &snapshot_handle::explain_json)
+      .function("text", &snapshot_handle::text)
+      .function("error_message", &snapshot_handle::error_message);
+  emscripten::function("live_handle_count", &live_handle_count);
+  emscripten::function("explain_messages", &explain_messages);
 }
-EMSCRIPTEN_KEEPALIVE void lq_handle_delete(snapshot_handle* handle) {
-  delete handle;
-}
-EMSCRIPTEN_KEEPALIVE uintptr_t lq_input_buffer(snapshot_handle* handle, size_t capacity) {
-  return handle->input_buffer(capacity);
-}
-EMSCRIPTEN_KEEPALIVE int lq_load(snapshot_handle* handle, size_t size) {
-  return handle->load(size);
-}
-EMSCRIPTEN_KEEPALIVE int lq_qualify(snapshot_handle* handle, size_t size, double now_ms) {
-  return handle->qualify(size, now_ms);
-}
-EMSCRIPTEN_KEEPALIVE uintptr_t lq_indices_address(const snapshot_handle* handle) {
-  return handle->indices_address();
-}
-EMSCRIPTEN_KEEPALIVE uintptr_t lq_offer_table_address(const snapshot_handle* handle) {
-  return handle->offer_table_address();
-}
-EMSCRIPTEN_KEEPALIVE uint32_t lq_reward_count(const snapshot_handle* handle) {
-  return handle->reward_count();
-}
-EMSCRIPTEN_KEEPALIVE uint32_t lq_points_product_count(const snapshot_handle* handle) {
-  return handle->points_product_count();
-}
-EMSCRIPTEN_KEEPALIVE int lq_qualify_json(snapshot_handle* handle, size_t size, double now_ms) {
-  return handle->qualify_json(size, now_ms);
-}
-EMSCRIPTEN_KEEPALIVE int lq_explain(snapshot_handle* handle, size_t size, double now_ms) {
-  return handle->explain(size, now_ms);
-}
-EMSCRIPTEN_KEEPALIVE uintptr_t lq_explanation_address(const snapshot_handle* handle) {
-  return handle->explanation_address();
-}
-EMSCRIPTEN_KEEPALIVE int lq_explain_json(snapshot_handle* handle, size_t size, double now_ms) {
-  return handle->explain_json(size, now_ms);
-}
-EMSCRIPTEN_KEEPALIVE uintptr_t lq_text_address(const snapshot_handle* handle) {
-  return reinterpret_cast<uintptr_t>(handle->text().data());
-}
-EMSCRIPTEN_KEEPALIVE size_t lq_text_size(const snapshot_handle* handle) {
-  return handle->text().size();
-}
-EMSCRIPTEN_KEEPALIVE uintptr_t lq_error_address(const snapshot_handle* handle) {
-  return reinterpret_cast<uintptr_t>(handle->error_message().data());
-}
-EMSCRIPTEN_KEEPALIVE size_t lq_error_size(const snapshot_handle* handle) {
-  return handle->error_message().size();
-}
-EMSCRIPTEN_KEEPALIVE int lq_live_handle_count() {
-  return lq_wasm::live_handles;
-}
-/// explain_messages() text, kept for the life of the module.
-EMSCRIPTEN_KEEPALIVE uintptr_t lq_explain_messages_address() {
-  return reinterpret_cast<uintptr_t>(lq_wasm::explain_messages().data());
-}
-EMSCRIPTEN_KEEPALIVE size_t lq_explain_messages_size() {
-  return lq_wasm::explain_messages().size();
-}
-
-}  // extern "C"
