@@ -4,7 +4,8 @@
 #
 #   bench/callgrind.sh [workload] [operation] [calls]
 #     workload: S, M, L or load (the 5,000-reward snapshot; default L)
-#     operation: qualify, qualify_json, explain, load (default qualify)
+#     operation: qualify, qualify_json, explain, explain_words (what the wasm explain computes:
+#                parse + lq::explain, no JSON), load (default qualify)
 #   env LQ_BENCH_DIR (default build/bench: workload files), LQ_NATIVE_BENCH (default the Release
 #   build npm run bench makes: build/bench/native/bench/lq_native_bench)
 #

@@ -10,6 +10,8 @@
 //                   [--calls 64]      (load: the snapshot itself, no --requests needed)
 //       warms up, then makes the calls inside lq_bench_measured_calls, the one function that
 //       valgrind --tool=callgrind --toggle-collect=lq_bench_measured_calls* counts.
+//   lq_native_bench --snapshot ... --requests ... --print qualify_json|explain
+//       prints the engine's JSON answer (or error body) to each request, one per line.
 #include <time.h>
 
 #include <algorithm>
@@ -24,6 +26,8 @@
 #include <vector>
 
 #include "qualifier.hpp"
+#include "qualify.hpp"
+#include "request.hpp"
 
 namespace {
 
@@ -78,7 +82,8 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-enum class operation { qualify, qualify_json, explain, load };
+// explain_words: what the wasm face's explain() computes (parse + lq::explain, no JSON render).
+enum class operation { qualify, qualify_json, explain, load, explain_words };
 
 // The work of one call; the result is consumed so that nothing is optimised away.
 size_t run_once(const lq::qualifier& engine, operation op, const std::string& request,
@@ -95,6 +100,10 @@ size_t run_once(const lq::qualifier& engine, operation op, const std::string& re
     case operation::explain: {
       auto answer = engine.explain_json(request, now);
       return answer ? answer->size() : 0;
+    }
+    case operation::explain_words: {
+      auto parsed = lq::parse_request(request);
+      return parsed ? lq::explain(engine.current(), *parsed, now).entries.size() : 0;
     }
     case operation::load: {  // `request` is a snapshot here
       lq::qualifier fresh;
@@ -144,7 +153,7 @@ extern "C" __attribute__((noinline)) size_t lq_bench_measured_calls(
 }
 
 int main(int argc, char** argv) {
-  std::string snapshot_path, requests_path, callgrind_op;
+  std::string snapshot_path, requests_path, callgrind_op, print_op;
   int rounds = 15;
   size_t calls = 64;
   for (int i = 1; i < argc; ++i) {
@@ -166,13 +175,17 @@ int main(int argc, char** argv) {
       callgrind_op = value();
     } else if (arg == "--clock") {
       use_wall_clock = value() != "cpu";
+    } else if (arg == "--print") {
+      print_op = value();
     } else if (arg == "--calls") {
       calls = static_cast<size_t>(std::max(1, std::atoi(value().c_str())));
     } else {
-      std::fprintf(stderr,
-                   "usage: lq_native_bench --snapshot FILE [--requests FILE.jsonl] [--rounds N] "
-                   "[--clock cpu|wall]\n"
-                   "       [--callgrind qualify|qualify_json|explain|load [--calls N]]\n");
+      std::fprintf(
+          stderr,
+          "usage: lq_native_bench --snapshot FILE [--requests FILE.jsonl] [--rounds N] "
+          "[--clock cpu|wall]\n"
+          "       [--callgrind qualify|qualify_json|explain|explain_words|load [--calls N]]\n"
+          "       [--print qualify_json|explain]\n");
       return 2;
     }
   }
@@ -183,7 +196,7 @@ int main(int argc, char** argv) {
   const std::string snapshot_json = read_file(snapshot_path);
   const std::vector<std::string> requests =
       requests_path.empty() ? std::vector<std::string>{} : read_lines(requests_path);
-  const lq::instant now{1795871700, 0};  // 2026-11-24T13:15:00Z; every basket has its own time
+  const lq::instant now{1795526100, 0};  // 2026-11-24T13:15:00Z (bench/workloads.mjs NOW_MS)
 
   lq::qualifier engine;
   if (auto error = engine.set_snapshot(snapshot_json)) {
@@ -191,12 +204,28 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  if (!print_op.empty()) {  // each answer (or error body) on a line: tests/js/explain_typed.test.js
+    if (print_op != "qualify_json" && print_op != "explain") {
+      std::fprintf(stderr, "lq_native_bench: --print qualify_json|explain\n");
+      return 2;
+    }
+    for (const std::string& r : requests) {
+      const auto answer =
+          print_op == "explain" ? engine.explain_json(r, now) : engine.qualify_json(r, now);
+      const std::string line = answer ? *answer : lq::render_error(answer.err());
+      std::fwrite(line.data(), 1, line.size(), stdout);
+      std::fputc('\n', stdout);
+    }
+    return 0;
+  }
+
   if (!callgrind_op.empty()) {
-    const int op = callgrind_op == "qualify"        ? 0
-                   : callgrind_op == "qualify_json" ? 1
-                   : callgrind_op == "explain"      ? 2
-                   : callgrind_op == "load"         ? 3
-                                                    : -1;
+    const int op = callgrind_op == "qualify"         ? 0
+                   : callgrind_op == "qualify_json"  ? 1
+                   : callgrind_op == "explain"       ? 2
+                   : callgrind_op == "load"          ? 3
+                   : callgrind_op == "explain_words" ? 4
+                                                     : -1;
     if (op < 0 || (op != 3 && requests.empty())) {
       std::fprintf(stderr, "lq_native_bench: --callgrind needs an operation and --requests\n");
       return 2;
@@ -250,6 +279,8 @@ int main(int argc, char** argv) {
                 time_per_call(engine, operation::qualify_json, requests, now, rounds));
     std::printf(",\"explain_ns\":%.1f",
                 time_per_call(engine, operation::explain, requests, now, rounds));
+    std::printf(",\"explain_words_ns\":%.1f",
+                time_per_call(engine, operation::explain_words, requests, now, rounds));
   }
   std::printf("}\n");
   return 0;

@@ -106,6 +106,7 @@ const handleRegistry =
     : null;
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 function deepFreeze(value) {
   if (value !== null && typeof value === 'object') {
@@ -115,8 +116,72 @@ function deepFreeze(value) {
   return value;
 }
 
+/** UTF-8 text the engine keeps in wasm memory. */
+function wasmText(module, address, length) {
+  return decoder.decode(module.HEAPU8.subarray(address, address + length));
+}
+
+// ---- Explanations: the engine hands over numbers, the words come from its own table. ----------
+
+// The figures explain_messages() puts in the two messages that carry one (wasm/bindings.cpp).
+const SAMPLE_REMAINING = '9876543.21';
+const SAMPLE_POINTS = '987654321';
+const FIGURE_NONE = 0;
+const FIGURE_REMAINING = 1;
+const FIGURE_POINTS = 2;
+const HAS_REMAINING = 1 << 8;
+const HAS_POINTS = 1 << 9;
+const TWO_32 = 4294967296;
+
+const reasonTables = new WeakMap();
+
+/**
+ * Per reason code: its name and message as the engine renders them, read once per module from
+ * one explanation the engine renders as JSON; a message with a figure is kept as the text before
+ * and after it.
+ */
+function reasonTable(module) {
+  let table = reasonTables.get(module);
+  if (table === undefined) {
+    const { reasons } = JSON.parse(module.explain_messages()).entries[0];
+    table = reasons.map(({ code, message }) => {
+      for (const [figure, sample] of [
+        [FIGURE_REMAINING, SAMPLE_REMAINING],
+        [FIGURE_POINTS, SAMPLE_POINTS],
+      ]) {
+        const at = message.indexOf(sample);
+        if (at >= 0) {
+          return { code, figure, before: message.slice(0, at), after: message.slice(at + sample.length) };
+        }
+      }
+      return { code, figure: FIGURE_NONE, before: message, after: '' };
+    });
+    reasonTables.set(module, table);
+  }
+  return table;
+}
+
+/** An int64 the engine wrote as two int32 words: a number when exact, else a BigInt. */
+function int64Of(low, high) {
+  if (high >= -0x200000 && high < 0x200000) return high * TWO_32 + (low >>> 0);
+  return BigInt.asIntN(64, (BigInt(high) << 32n) | BigInt(low >>> 0));
+}
+
+/** Cents as the engine's format_cents writes them: "-12.05". */
+function centsText(low, high) {
+  const cents = int64Of(low, high);
+  if (typeof cents === 'bigint') {
+    const magnitude = cents < 0n ? -cents : cents;
+    const fraction = Number(magnitude % 100n);
+    return `${cents < 0n ? '-' : ''}${magnitude / 100n}.${fraction < 10 ? '0' : ''}${fraction}`;
+  }
+  const magnitude = cents < 0 ? -cents : cents;
+  const fraction = magnitude % 100;
+  return `${cents < 0 ? '-' : ''}${(magnitude - fraction) / 100}.${fraction < 10 ? '0' : ''}${fraction}`;
+}
+
 // Writes JSON text as UTF-8 straight into the handle's wasm input buffer; returns its size in
-// bytes. Far cheaper than passing a JS string through Embind (bench/boundary-design.md).
+// bytes. Far cheaper than encoding a JS string into wasm memory in JS (bench/boundary-design.md).
 function writeInput(module, handle, text) {
   const capacity = text.length * 3;
   const address = handle.input_buffer(capacity);
@@ -149,14 +214,20 @@ class Qualifier {
   #module;
   #handle;
   #clock;
-  #rewards = [];
-  #pointsProducts = [];
+  // Per offer (rewards, then points products, in output order): where the engine keeps its
+  // entity JSON and id ([entity address, bytes, id address, bytes]); read once per snapshot.
+  #offerTable = new Uint32Array(0);
+  #rewardCount = 0;
+  // Entities and ids by offer number, decoded on first use: an entity is parsed and frozen the
+  // first time an answer includes it, so no caller can alter a later answer.
+  #entities = [];
+  #ids = [];
 
   constructor(module, handle, clock) {
     this.#module = module;
     this.#handle = handle;
     this.#clock = clock;
-    this.#readEntities();
+    this.#readOfferTable();
     if (handleRegistry !== null) handleRegistry.register(this, handle, this);
   }
 
@@ -173,11 +244,12 @@ class Qualifier {
     const pointsProductCount = heap[at + 1];
     at += 2;
     const rewards = new Array(rewardCount);
-    for (let i = 0; i < rewardCount; ++i) rewards[i] = this.#rewards[heap[at + i]];
+    for (let i = 0; i < rewardCount; ++i) rewards[i] = this.#entity(heap[at + i]);
     at += rewardCount;
     const pointsProducts = new Array(pointsProductCount);
+    const first = this.#rewardCount;
     for (let i = 0; i < pointsProductCount; ++i) {
-      pointsProducts[i] = this.#pointsProducts[heap[at + i]];
+      pointsProducts[i] = this.#entity(first + heap[at + i]);
     }
     return { rewards, points_products: pointsProducts };
   }
@@ -189,7 +261,56 @@ class Qualifier {
     const ms = this.#nowMs();
     const status = this.#call(() => handle.explain(writeInput(this.#module, handle, text), ms));
     if (status !== 0) throw new QualifyError(status, handle.error_message());
-    return JSON.parse(handle.text());
+    const table = reasonTable(this.#module);
+    const words = this.#module.HEAP32;
+    let at = handle.explanation_address() >>> 2;
+    const count = words[at];
+    const bestEntry = words[at + 1];
+    at += 2;
+    const entries = new Array(count);
+    let best = null;
+    for (let e = 0; e < count; ++e) {
+      const head = words[at];
+      const pointsProduct = (head & 2) !== 0;
+      const id = this.#id(pointsProduct ? this.#rewardCount + words[at + 1] : words[at + 1]);
+      const discount = centsText(words[at + 2], words[at + 3]);
+      const reasonCount = words[at + 4];
+      at += 5;
+      const reasons = new Array(reasonCount);
+      for (let r = 0; r < reasonCount; ++r) {
+        const word = words[at++];
+        const kind = table[word & 0xff];
+        let remaining;
+        let pointsNeeded;
+        if (word & HAS_REMAINING) {
+          remaining = centsText(words[at], words[at + 1]);
+          at += 2;
+        }
+        if (word & HAS_POINTS) {
+          pointsNeeded = int64Of(words[at], words[at + 1]);
+          at += 2;
+        }
+        let message = kind.before;
+        if (kind.figure === FIGURE_REMAINING) {
+          message += (remaining ?? '0.00') + kind.after;
+        } else if (kind.figure === FIGURE_POINTS) {
+          message += String(pointsNeeded ?? 0) + kind.after;
+        }
+        const reason = { code: kind.code, message };
+        if (remaining !== undefined) reason.remaining = remaining;
+        if (pointsNeeded !== undefined) reason.points_needed = Number(pointsNeeded);
+        reasons[r] = reason;
+      }
+      entries[e] = {
+        id,
+        kind: pointsProduct ? 'points_product' : 'reward',
+        qualifies: (head & 1) !== 0,
+        discount,
+        reasons,
+      };
+      if (e === bestEntry) best = id;
+    }
+    return { entries, best };
   }
 
   /** Replaces the snapshot; on error (422) the previous one stays in force. */
@@ -198,7 +319,7 @@ class Qualifier {
     const text = toJsonText(snapshot, 'snapshot', 422);
     const status = this.#call(() => handle.load(writeInput(this.#module, handle, text)));
     if (status !== 0) throw new QualifyError(status, handle.error_message());
-    this.#readEntities();
+    this.#readOfferTable();
   }
 
   /** Frees the wasm memory of this snapshot; any later call throws QualifyError (410). */
@@ -207,8 +328,7 @@ class Qualifier {
     if (handleRegistry !== null) handleRegistry.unregister(this);
     if (!this.#handle.isDeleted()) this.#handle.delete();
     this.#handle = null;
-    this.#rewards = [];
-    this.#pointsProducts = [];
+    this.#forgetOffers();
   }
 
   get disposed() {
@@ -226,11 +346,46 @@ class Qualifier {
     return epochMs(this.#clock());
   }
 
-  // Entities are parsed once per snapshot and frozen, so no caller can alter a later answer.
-  #readEntities() {
-    const entities = JSON.parse(this.#handle.entities_json());
-    this.#rewards = deepFreeze(entities.rewards);
-    this.#pointsProducts = deepFreeze(entities.points_products);
+  // The offer table of a newly loaded snapshot; entities and ids of the previous one are dropped
+  // (answers already returned keep theirs).
+  #readOfferTable() {
+    const handle = this.#handle;
+    const rewardCount = handle.reward_count();
+    const count = rewardCount + handle.points_product_count();
+    const at = handle.offer_table_address() >>> 2;
+    this.#offerTable = this.#module.HEAPU32.slice(at, at + 4 * count);
+    this.#rewardCount = rewardCount;
+    this.#entities = new Array(count);
+    this.#ids = new Array(count);
+  }
+
+  #forgetOffers() {
+    this.#offerTable = new Uint32Array(0);
+    this.#rewardCount = 0;
+    this.#entities = [];
+    this.#ids = [];
+  }
+
+  /** The frozen entity of offer `number` (rewards first), parsed on first use. */
+  #entity(number) {
+    let entity = this.#entities[number];
+    if (entity === undefined) {
+      const table = this.#offerTable;
+      entity = deepFreeze(JSON.parse(wasmText(this.#module, table[4 * number], table[4 * number + 1])));
+      this.#entities[number] = entity;
+    }
+    return entity;
+  }
+
+  /** The id of offer `number` (rewards first), decoded on first use. */
+  #id(number) {
+    let id = this.#ids[number];
+    if (id === undefined) {
+      const table = this.#offerTable;
+      id = wasmText(this.#module, table[4 * number + 2], table[4 * number + 3]);
+      this.#ids[number] = id;
+    }
+    return id;
   }
 
   // A trap inside wasm (out of memory, a bug) leaves the instance unusable: drop it, so that the
@@ -243,6 +398,7 @@ class Qualifier {
         modulePromise = null;
         if (handleRegistry !== null) handleRegistry.unregister(this);
         this.#handle = null;
+        this.#forgetOffers();
         throw new QualifyError(500, `the engine stopped: ${e.message}`);
       }
       throw e;
