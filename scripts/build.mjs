@@ -97,7 +97,11 @@ function minifyScripts(glueFile, dist) {
     legalComments: 'none',
     logLevel: 'silent',
   });
-  writeIfChanged(path.join(dist, BROWSER_BUNDLE), Buffer.from(bundle.outputFiles[0].contents));
+  // The bundle lives in web/dist/ beside the .wasm, while web/qualifier.js names it ./dist/...
+  const code = bundle.outputFiles[0].text;
+  const named = code.split('"./dist/loyalty_qualifier.wasm"');
+  if (named.length !== 2) throw new Error('the browser bundle must name ./dist/loyalty_qualifier.wasm once');
+  writeIfChanged(path.join(dist, BROWSER_BUNDLE), Buffer.from(named.join('"./loyalty_qualifier.wasm"')));
 }
 
 function main(argv) {
