@@ -2,7 +2,7 @@
 // then its artifacts into web/dist/: the .wasm, the Embind glue minified, and the browser bundle
 // (web/qualifier.js with the glue, minified). Usage: node scripts/build.mjs [--only native|wasm]
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,10 +38,28 @@ function run(command, args, env = process.env) {
 
 export function buildNative() {
   const dir = path.join(root, 'build/native');
+  // cpp-httplib's full header for loyalty_service_portable; without it CMake skips that target.
+  const httplib = spawnSync('bash', ['scripts/httplib-source.sh'], { cwd: root, stdio: 'inherit' });
+  if (httplib.status !== 0) console.warn('build: scripts/httplib-source.sh failed (see above)');
   if (!existsSync(path.join(dir, 'CMakeCache.txt'))) {
     run('cmake', ['-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release']);
   }
   run('cmake', ['--build', 'build/native', '--parallel', jobs]);
+  copyPortableService(dir);
+}
+
+/** The static service binary into the platform package npm/<platform>-<arch>/bin/ (linux-x64). */
+function copyPortableService(dir) {
+  const from = path.join(dir, 'service/loyalty_service_portable');
+  const platformPackage = path.join(root, `npm/${process.platform}-${process.arch}`);
+  if (!existsSync(from) || !existsSync(path.join(platformPackage, 'package.json'))) return;
+  const to = path.join(platformPackage, 'bin/loyalty_service');
+  if (existsSync(to) && readFileSync(from).equals(readFileSync(to))) return;
+  mkdirSync(path.dirname(to), { recursive: true });
+  rmSync(to, { force: true }); // never write into a binary that may be running
+  copyFileSync(from, to);
+  chmodSync(to, 0o755);
+  console.log(`build: ${path.relative(root, to)}`);
 }
 
 export function buildWasm() {

@@ -94,6 +94,16 @@ if (nativeBuilt && wasmBuilt) {
 } else {
   skip('service tests (node --test tests/service/)', 'native or wasm build failed');
 }
+if (nativeBuilt && wasmBuilt) {
+  step('package tests: the packed packages in a consumer (node --test tests/package/)', () =>
+    run(process.execPath, ['--test', 'tests/package/']),
+  );
+} else {
+  skip(
+    'package tests: the packed packages in a consumer (node --test tests/package/)',
+    'native or wasm build failed',
+  );
+}
 if (nativeBuilt && wasmBuilt && npmReady) {
   step('browser tests (node --test tests/browser/)', () =>
     run(process.execPath, ['--test', 'tests/browser/']),

@@ -3,12 +3,21 @@
 // operations) until SIGTERM or SIGINT.
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -57,6 +66,44 @@ bool check_accounts(store& db, account_cache& accounts, bool strict) {
   return true;
 }
 
+// `--db :memory:` (tests): SQLite's own in-memory databases have no WAL mode, so the service uses
+// a file in a fresh temporary folder instead and removes both when it stops.
+class throwaway_database {
+ public:
+  throwaway_database() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string folder = std::string(tmp && *tmp ? tmp : "/tmp") + "/loyalty_service-XXXXXX";
+    if (!mkdtemp(folder.data())) {
+      throw std::runtime_error("--db :memory:: cannot create a temporary folder " + folder + ": " +
+                               std::strerror(errno));
+    }
+    folder_ = folder;
+  }
+  throwaway_database(const throwaway_database&) = delete;
+  throwaway_database& operator=(const throwaway_database&) = delete;
+  ~throwaway_database() {
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+      unlink((file() + suffix).c_str());
+    }
+    rmdir(folder_.c_str());
+  }
+  std::string file() const { return folder_ + "/loyalty.db"; }
+
+ private:
+  std::string folder_;
+};
+
+// Started by startLocalService() (web/local_service.js), which passes its pid: the service stops
+// (SIGTERM) when the thread that started it ends, even by kill -9. False when it is gone already.
+bool stop_with_parent() {
+  const char* parent = std::getenv("LQ_SERVICE_PARENT_PID");
+  if (parent == nullptr || *parent == '\0') return true;
+#ifdef __linux__
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+  return std::to_string(getppid()) == parent;
+}
+
 std::string base_url(const std::string& host, int port) {
   const bool ipv6 = host.find(':') != std::string::npos;
   return "http://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
@@ -73,11 +120,18 @@ int serve(const options& opts) {
   signal(SIGPIPE, SIG_IGN);
   // A file size limit (ulimit -f) makes a write fail with EFBIG (answered 507), not the process.
   signal(SIGXFSZ, SIG_IGN);
+  if (!stop_with_parent()) {
+    std::fprintf(stderr, "loyalty_service: the process that started it has ended\n");
+    return 1;
+  }
 
   const service_clock clock(opts.fixed_now);
-  store db(opts.db_path);
+  std::optional<throwaway_database> scratch;
+  if (opts.db_path == ":memory:") scratch.emplace();
+  const std::string db_path = scratch ? scratch->file() : opts.db_path;
+  store db(db_path);
   if (db.opened_version() == 0) {
-    std::fprintf(stderr, "loyalty_service: created %s (schema %d)\n", opts.db_path.c_str(),
+    std::fprintf(stderr, "loyalty_service: created %s (schema %d)\n", db_path.c_str(),
                  kSchemaVersion);
   }
 

@@ -121,6 +121,7 @@ const char* usage() {
          "                       [--access-log FILE|-|off] [--max-connections N] [--workers N]\n"
          "                       [--request-timeout SECONDS]\n"
          "  --port 0 picks a free port; the first line on stdout is the base URL.\n"
+         "  --db :memory: uses a throwaway database, removed when the service stops.\n"
          "  --fixture seeds a new (empty) database; an existing one is left as it is.\n"
          "  --processing-delay defaults to 900 in sandbox mode and 0 in production mode.\n"
          "  --now fixes the service clock (the default order time) for tests.\n"

@@ -23,6 +23,10 @@ const COMMANDS = {
     summary: 'the consumer API sandbox: grant, purchase, purchases, wait, rewards',
     run: async (argv, io) => (await import('./sandbox_cli.js')).runSandboxCli(argv, io),
   },
+  serve: {
+    summary: 'the local loyalty service (native, from the platform package or a local build)',
+    run: async (argv) => (await import('./serve_cli.js')).runServeCli(argv),
+  },
 };
 
 const USAGE = `usage: loyalty-qualifier <command> [options]

@@ -1,0 +1,79 @@
+// `loyalty-qualifier serve` and startLocalService() from this checkout (the platform package is
+// the npm/linux-x64 workspace): the command line, a database file that outlives the service, and
+// the service's own error text.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { after, test } from 'node:test';
+
+import { serviceBinaryPath, startLocalService } from '../../web/local_service.js';
+import { account, fixture, root, scratchDir } from '../service/harness.js';
+import { assertShippedBinaryBuilt, shippedBinary } from './shipped_binary.js';
+
+const scratch = scratchDir('lq-local-service-');
+after(() => scratch.cleanup());
+
+const cli = (args) =>
+  spawnSync(process.execPath, [path.join(root, 'web/cli.js'), 'serve', ...args], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+
+test('the binary comes from the platform package (the workspace, built and copied there)', () => {
+  const override = process.env.LQ_SERVICE_BIN;
+  delete process.env.LQ_SERVICE_BIN;
+  try {
+    assertShippedBinaryBuilt();
+    assert.equal(serviceBinaryPath(), shippedBinary);
+  } finally {
+    if (override !== undefined) process.env.LQ_SERVICE_BIN = override;
+  }
+});
+
+test('serve: a bad command line is a usage error (exit 2), --help prints the usage', () => {
+  const bad = cli(['--port', '0', '--colour', 'blue']);
+  assert.equal(bad.status, 2);
+  const { code, message } = JSON.parse(bad.stderr);
+  assert.equal(code, 400);
+  assert.match(message, /^unknown option "--colour"\nusage: loyalty-qualifier serve/);
+  const help = cli(['--help']);
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /--db FILE\|:memory:/);
+});
+
+test('serve: the service\'s own option errors pass through with its exit code', () => {
+  const bad = cli(['--mode', 'staging']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /^loyalty_service: --mode must be one of: sandbox, production$/m);
+});
+
+test('a db file outlives the service; a taken port is the service\'s own error', async () => {
+  const db = path.join(scratch.dir, 'kept.db');
+  const first = await startLocalService({ fixture, db });
+  try {
+    assert.equal((await account(first, 'u_1001')).status, 200);
+    await assert.rejects(
+      startLocalService({ db: path.join(scratch.dir, 'other.db'), port: Number(new URL(first.url).port) }),
+      (e) => {
+        assert.match(e.message, /^loyalty_service: cannot listen on 127\.0\.0\.1:\d+$/);
+        assert.equal(e.exitCode, 1);
+        return true;
+      },
+    );
+  } finally {
+    await first.stop();
+  }
+  const again = await startLocalService({ db }); // no fixture: the users are in the file
+  try {
+    assert.equal((await account(again, 'u_1001')).status, 200);
+  } finally {
+    await again.stop();
+  }
+});
+
+test('bad options are a TypeError before anything starts', async () => {
+  await assert.rejects(startLocalService({ port: -1 }), TypeError);
+  await assert.rejects(startLocalService({ mode: 'staging' }), TypeError);
+  await assert.rejects(startLocalService({ processingDelay: '1' }), TypeError);
+  await assert.rejects(startLocalService({ fixture: 42 }), TypeError);
+});
