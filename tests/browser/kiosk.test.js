@@ -299,7 +299,7 @@ test('checkout confirms with the service, bills the basket; the reward is gone a
   await shoot('06-after-redeem.png');
 });
 
-test('with the service stopped, offers come from the cached snapshot, provisional, and checkout waits', { timeout: 90_000 }, async () => {
+test('with the service stopped, offers come from the stored snapshot, provisional with their age, and orders can still be placed', { timeout: 90_000 }, async () => {
   await kioskCommand('stop', /service stopped/);
   assert.deepEqual(await fetch(`${kiosk.origin}/_kiosk/health`).then((r) => r.json()), { service: 'down' });
   assert.equal((await api('GET', '/api/account')).status, 503);
