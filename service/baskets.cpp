@@ -99,7 +99,7 @@ std::string stored_body(const basket_fields& fields, const basket_request& reque
       append_json_string(out, fields.selected->id);
   }
   out += "],";
-  out += request_json(request).substr(1);  // the canonical request is never `{}`
+  out += render_request(request).substr(1);  // the canonical request is never `{}`
   return out;
 }
 
@@ -140,7 +140,7 @@ std::string render_basket(const basket_outcome& outcome) {
 result<basket_outcome> basket_service::submit(const caller& who, std::string_view body) {
   // One read of the body, by the engine's reader: the basket fields exactly as the qualifying
   // endpoint reads them (the same errors), and the basket's own members with them.
-  result<basket_request> request = read_request(body, kBasketKeys);
+  result<basket_request> request = parse_request(body, kBasketKeys);
   if (!request) return request.err();
   result<basket_fields> fields = read_fields(*request);
   if (!fields) return fields.err();

@@ -4,7 +4,6 @@
 #include "discount.hpp"
 #include "eligibility.hpp"
 #include "explain.hpp"
-#include "render.hpp"
 
 namespace lq {
 
@@ -66,15 +65,6 @@ result<basket_check> qualifier::check_basket(const basket_request& request, inst
     break;
   }
   return check;
-}
-
-result<basket_request> read_request(std::string_view request_json,
-                                    const std::vector<std::string_view>& extra_keys) {
-  return parse_request(request_json, extra_keys);
-}
-
-std::string request_json(const basket_request& request) {
-  return render_request(request);
 }
 
 }  // namespace lq

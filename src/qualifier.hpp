@@ -1,7 +1,7 @@
 // The engine as the faces (wasm, CLI, service, bench) use it: one loaded snapshot, JSON in, JSON
-// out. The only engine header a face includes; it brings the value types a face handles
-// (instant and civil time, decimal with its formatting, JSON string quoting, result, the
-// validated request).
+// out. The only engine header a face includes; it brings what a face handles besides: instant and
+// civil time, decimal with its formatting, JSON string quoting, result and render_error, and the
+// request reader (parse_request, with the members a face reads alongside; render_request).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,7 @@
 #include "json_writer.hpp"
 #include "offer.hpp"
 #include "qualify.hpp"
+#include "render.hpp"
 #include "request.hpp"
 #include "result.hpp"
 #include "snapshot.hpp"
@@ -63,7 +64,7 @@ class qualifier {
   /// `{"rewards":[entity...],"points_products":[entity...]}` for every offer, in output order.
   std::string entities_json() const;
 
-  /// Evaluates a request read with read_request once: its base amount, location and, when
+  /// Evaluates a request read with parse_request once: its base amount, location and, when
   /// `wanted` is given, how that offer fares (as explain reports it).
   result<basket_check> check_basket(const basket_request& request, instant now,
                                     const std::optional<offer_ref>& wanted) const;
@@ -71,16 +72,5 @@ class qualifier {
  private:
   std::shared_ptr<const snapshot> snapshot_;
 };
-
-/// Reads a request body exactly as qualify() does (the same errors), keeping the top-level
-/// members named in `extra_keys` for the face.
-result<basket_request> read_request(std::string_view request_json,
-                                    const std::vector<std::string_view>& extra_keys = {});
-
-/// The request as the engine validated it, as canonical JSON (every field, exact decimals).
-std::string request_json(const basket_request& request);
-
-/// The error body `{"code":400,"message":"..."}`.
-std::string render_error(const error& e);
 
 }  // namespace lq
