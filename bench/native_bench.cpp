@@ -26,8 +26,6 @@
 #include <vector>
 
 #include "qualifier.hpp"
-#include "qualify.hpp"
-#include "request.hpp"
 
 namespace {
 

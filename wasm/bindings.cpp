@@ -10,9 +10,6 @@
 #include <vector>
 
 #include "qualifier.hpp"
-#include "qualify.hpp"
-#include "request.hpp"
-#include "snapshot.hpp"
 
 namespace {
 
