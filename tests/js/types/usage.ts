@@ -10,6 +10,8 @@ import {
   type QualifyResult,
   type RewardEntity,
   type Snapshot,
+  snapshotFromAccount,
+  tzRuleFromIntl,
 } from 'loyalty-qualifier';
 
 const snapshot: Snapshot = { schema_version: 1, rewards: [], points_products: [] };
@@ -82,4 +84,19 @@ export async function misuse(): Promise<void> {
   await createQualifier({ schema_version: 1 }, { now: () => 'today' });
   // @ts-expect-error a snapshot needs schema_version
   await createQualifier({ rewards: [] });
+}
+
+// The loyalty service's own account read as a snapshot, and zone rules from Intl.
+export async function fromAccountRead(): Promise<void> {
+  const snapshot: Snapshot = snapshotFromAccount(
+    { id: 'u_1', rewards: [{ id: 'r', value: '5.00', type: 'amount' }], points_balances: [{ points_experience_id: 'p', balance: 10 }] },
+    { merchantId: 'm', venue: 'instore', timeZone: 'America/New_York', fetchedAt: new Date() },
+  );
+  const rule: string = tzRuleFromIntl('Europe/Paris', { at: Date.now() });
+  (await createQualifier(snapshot)).dispose();
+  void rule;
+  // @ts-expect-error the context needs merchantId
+  snapshotFromAccount({}, { venue: 'instore' });
+  // @ts-expect-error a venue the account read does not know
+  snapshotFromAccount({}, { merchantId: 'm', venue: 'drive-thru' });
 }
