@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "access_log.hpp"
+#include "account_snapshot.hpp"
 #include "http_messages.hpp"
 #include "json_body.hpp"
 #include "qualifier.hpp"
@@ -98,7 +99,13 @@ void install_routes(httplib::Server& server, const route_context& context) {
     if (!who) return;
     result<std::shared_ptr<const account_view>> view = context.accounts.get(who->user_id);
     if (!view) return send_error(res, view.err());
-    send_v1(res, 200, (*view)->snapshot_json);
+    // The account read's parameters narrow the body as the loyalty service does.
+    const account_read_query query = account_read_query_of(req.params);
+    if (!query.narrows()) return send_v1(res, 200, (*view)->snapshot_json);
+    result<std::string> narrowed =
+        build_account_read((*view)->snapshot_json, (*view)->engine, query, context.clock.now());
+    if (!narrowed) return send_error(res, narrowed.err());
+    send_v1(res, 200, narrowed.value());
   });
 
   server.Post(kBasketsPath, [&context](const httplib::Request& req, httplib::Response& res) {
