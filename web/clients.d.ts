@@ -1,6 +1,8 @@
 // Types of the HTTP clients of the loyalty-qualifier package (hand-written): LoyaltyClient,
 // HybridQualifier with its snapshot stores, and SandboxClient. web/index.d.ts re-exports them.
 import type {
+  AccountContext,
+  AccountRead,
   Decimal,
   QualifierOptions,
   QualifyError,
@@ -156,7 +158,8 @@ export function defaultSnapshotStore(options?: { directory?: string }): Snapshot
 /** What HybridQualifier needs of its client (a LoyaltyClient). */
 export interface QualifyingClient {
   qualify(basket: QualifyRequest | string): Promise<QualifyResult>;
-  account(): Promise<Snapshot>;
+  /** The snapshot (accountShape 'snapshot') or the loyalty service's account read ('loyalty-api'). */
+  account(): Promise<Snapshot | AccountRead>;
   readonly identity?: string;
 }
 
@@ -187,6 +190,14 @@ export interface HybridQualifierOptions {
   storeKey?: string;
   /** Passed to createQualifier (e.g. its `now`, the clock of requests without order_timestamp). */
   qualifierOptions?: QualifierOptions;
+  /**
+   * What `client.account()` answers: 'snapshot' (default: the local service's GET /api/account)
+   * or 'loyalty-api' (the loyalty service's own account read, made a snapshot with
+   * snapshotFromAccount and `context`, `fetchedAt` being the time of each fetch).
+   */
+  accountShape?: 'snapshot' | 'loyalty-api';
+  /** Required with accountShape 'loyalty-api'. */
+  context?: Omit<AccountContext, 'fetchedAt'>;
 }
 
 export type ConfirmResult =

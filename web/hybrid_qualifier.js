@@ -5,6 +5,7 @@ import { createQualifier } from './qualifier.js';
 import { QualifyError } from './qualify_error.js';
 import { isServiceUnavailable } from './loyalty_client.js';
 import { memorySnapshotStore } from './snapshot_store.js';
+import { snapshotFromAccount } from './snapshot_from_account.js';
 
 const DEFAULT_MAX_AGE_MS = 15 * 60_000;
 
@@ -37,6 +38,7 @@ export class HybridQualifier {
   #onDivergence;
   #qualifierOptions;
   #initialSnapshot;
+  #snapshotOf;
   #qualifier = null;
   #savedAt = 0;
   #loading = null;
@@ -47,6 +49,13 @@ export class HybridQualifier {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     const { client, snapshot, store, maxAgeMs = DEFAULT_MAX_AGE_MS, onDivergence, now, storeKey, qualifierOptions } =
       options;
+    const { accountShape = 'snapshot', context } = options;
+    if (accountShape !== 'snapshot' && accountShape !== 'loyalty-api') {
+      throw new TypeError("accountShape must be 'loyalty-api' or 'snapshot'");
+    }
+    if (accountShape === 'loyalty-api' && (typeof context?.merchantId !== 'string' || context.merchantId === '')) {
+      throw new TypeError("accountShape 'loyalty-api' needs context: { merchantId, locationUid?, venue?, timeZone? }");
+    }
     if (typeof client?.qualify !== 'function' || typeof client?.account !== 'function') {
       throw new TypeError('client must be a LoyaltyClient (or have qualify(basket) and account())');
     }
@@ -65,6 +74,12 @@ export class HybridQualifier {
     this.#onDivergence = onDivergence ?? null;
     this.#qualifierOptions = qualifierOptions ?? {};
     this.#initialSnapshot = snapshot ?? null;
+    // What client.account() answers: the snapshot itself (the local service), or the loyalty
+    // service's own account read, made a snapshot as of the time it was fetched.
+    this.#snapshotOf =
+      accountShape === 'loyalty-api'
+        ? (body) => snapshotFromAccount(body, { ...context, fetchedAt: this.#now() })
+        : (body) => body;
   }
 
   /**
@@ -206,7 +221,7 @@ export class HybridQualifier {
   }
 
   async #fetchSnapshot() {
-    const snapshot = await this.#client.account();
+    const snapshot = this.#snapshotOf(await this.#client.account());
     this.#live();
     await this.#use(snapshot, this.#now());
     await this.#save(snapshot);

@@ -1,7 +1,8 @@
 // GET /api/account in both shapes, over real HTTP: the contract's snapshot (what createQualifier
 // takes) plus the loyalty service's own account-read fields, narrowed by the account read's
 // parameters (location_uid / location_id, redemption_venue, reward_states[] in the bracket
-// convention) exactly as the engine's rules say.
+// convention) exactly as the engine's rules say; and a HybridQualifier in 'loyalty-api' shape
+// against the same service.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -220,5 +221,72 @@ describe('the account read parameters narrow rewards and points products', () =>
     assert.equal(body.id, 'u_2001');
     assert.ok(body.rewards.every((r) => r.user_id === 'u_2001'));
     assert.deepEqual(ids(body.points_products), ['pp_bakery_cookie']);
+  });
+});
+
+describe("HybridQualifier in 'loyalty-api' shape over the real service", () => {
+  const context = { merchantId: 'm_harbor_coffee', timeZone: 'America/New_York', venue: 'instore' };
+  const clientOf = (user) =>
+    new api.LoyaltyClient({ baseUrl: service.url, accessToken: credentialsOf(user).token, merchantKey: credentialsOf(user).key });
+
+  test('local answers from the account read, confirmed by the service', async () => {
+    const divergences = [];
+    const hybrid = new api.HybridQualifier({
+      client: clientOf('u_1003'),
+      accountShape: 'loyalty-api',
+      context,
+      onDivergence: (event) => divergences.push(event),
+    });
+    try {
+      const basket = { ...BASKETS[0], items: [{ id: 'latte', price: '5.25' }], subtotal: '5.25' };
+      const local = await hybrid.qualify(basket);
+      assert.deepEqual(local.rewards.map((r) => r.id), ['rw_1003_welcome']);
+      const confirmed = await hybrid.confirm(basket);
+      assert.equal(confirmed.source, 'remote');
+      assert.deepEqual(JSON.parse(JSON.stringify(local)), confirmed.result);
+      assert.deepEqual(divergences, []);
+      // What it stored is a snapshot made from the documented fields.
+      assert.equal(hybrid.snapshotInfo().expired, false);
+    } finally {
+      hybrid.dispose();
+    }
+  });
+
+  test('what the account read cannot tell is settled by the confirmation', async () => {
+    const divergences = [];
+    const client = clientOf('u_1001');
+    const hybrid = new api.HybridQualifier({
+      client,
+      accountShape: 'loyalty-api',
+      context,
+      onDivergence: (event) => divergences.push(event),
+    });
+    try {
+      const local = await hybrid.qualify(BASKETS[0]);
+      // Without its categories, "any pastry for $1" applies to the latte locally.
+      const pastryLocal = local.rewards.find((r) => r.id === 'rw_downtown_pastry');
+      assert.ok(pastryLocal);
+      const confirmed = await hybrid.confirm(BASKETS[0]);
+      const remote = await client.qualify(BASKETS[0]);
+      assert.equal(confirmed.source, 'remote');
+      assert.deepEqual(confirmed.result, remote);
+      // The entity the service returns carries its location restriction, the local one none.
+      assert.deepEqual(remote.rewards.find((r) => r.id === 'rw_downtown_pastry').restriction_location_ids, ['loc_downtown']);
+      assert.deepEqual(pastryLocal.restriction_location_ids, []);
+      assert.equal(divergences.length, 1);
+      assert.equal(divergences[0].refreshError, null);
+    } finally {
+      hybrid.dispose();
+    }
+  });
+
+  test('options: accountShape and context are checked', () => {
+    const client = clientOf('u_1003');
+    assert.throws(() => new api.HybridQualifier({ client, accountShape: 'thanx' }), {
+      name: 'TypeError',
+      message: "accountShape must be 'loyalty-api' or 'snapshot'",
+    });
+    assert.throws(() => new api.HybridQualifier({ client, accountShape: 'loyalty-api' }), /needs context/);
+    assert.throws(() => new api.HybridQualifier({ client, accountShape: 'loyalty-api', context: { merchantId: '' } }), /needs context/);
   });
 });
