@@ -38,6 +38,7 @@ enum class reason_code : uint8_t {
   insufficient_points,
   empty_basket,
   unsupported_type,
+  discount_unknown,
 };
 
 /// "NOT_REDEEMABLE" etc.

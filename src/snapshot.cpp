@@ -43,6 +43,7 @@ struct offer_record {
   std::string fine_print;
   std::optional<std::string> retire_at_text;
   std::string item_kind = "free_item";
+  bool discount_unknown = false;
   bool has_id = false;
 };
 
@@ -426,6 +427,11 @@ class snapshot_loader {
         }
         return true;
       }
+      if (key == "discount_unknown") {
+        if (reader_.peek() == json_type::null) return reader_.read_null();
+        if (reader_.peek() != json_type::boolean) return reject(at + " must be true or false");
+        return reader_.read_bool(record.discount_unknown);
+      }
       if (key == "time_restrictions") {
         item.time_restrictions.clear();
         return read_array(at, [&](const std::string& window_path) {
@@ -441,6 +447,7 @@ class snapshot_loader {
   }
 
   static discount_rule rule_of(const offer_record& record) {
+    if (record.discount_unknown) return discount_rule::unknown;
     if (record.type == "amount") return discount_rule::amount;
     if (record.type == "percent") return discount_rule::percent;
     if (record.type == "fixed_price") return discount_rule::fixed_price;

@@ -90,7 +90,9 @@ export type ReasonCode =
   | 'ZERO_DISCOUNT'
   | 'INSUFFICIENT_POINTS'
   | 'EMPTY_BASKET'
-  | 'UNSUPPORTED_TYPE';
+  | 'UNSUPPORTED_TYPE'
+  /** A record marked `discount_unknown` (a points product of an account read without its discount fields). */
+  | 'DISCOUNT_UNKNOWN';
 
 export interface ExplainReason {
   code: ReasonCode;

@@ -85,8 +85,17 @@ test('through the engine: rewards and priced points products qualify, the unpric
   // Affordable (450 >= 300) on a large basket, and still not qualifying: its discount is unknown.
   const mug = entry(outcome, 'instore', 'pp_mug');
   assert.equal(mug.qualifies, false);
-  assert.equal(mug.codes.length, 1);
-  assert.ok(!mug.codes.includes('INSUFFICIENT_POINTS'));
+  assert.deepEqual(mug.codes, ['DISCOUNT_UNKNOWN']);
+  const explained = await api.createQualifier(outcome.snapshot).then((q) => {
+    try {
+      return q.explain({ subtotal: '50.00' }).entries.find((e) => e.id === 'pp_mug');
+    } finally {
+      q.dispose();
+    }
+  });
+  assert.deepEqual(explained.reasons, [
+    { code: 'DISCOUNT_UNKNOWN', message: 'Its discount is not known here: the service decides when confirming.' },
+  ]);
 
   // Read for in store: online, nothing is known to be usable.
   assert.deepEqual(outcome.baskets.online.rewards, []);
@@ -144,6 +153,7 @@ test("the vendor's published example: points lists, points on products, no type"
   assert.deepEqual(outcome.baskets.instore.rewards, ['gheTfR']);
   assert.deepEqual(outcome.baskets.online.rewards, ['gheTfR']);
   assert.deepEqual(outcome.baskets.instore.points_products, []);
+  assert.deepEqual(entry(outcome, 'instore', '9xw6543wh8jmde0').codes, ['DISCOUNT_UNKNOWN']);
 });
 
 test('a fractional balance counts down; an item product without value is computed', async () => {
