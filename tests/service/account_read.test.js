@@ -4,6 +4,7 @@
 // convention) exactly as the engine's rules say; and a HybridQualifier in 'loyalty-api' shape
 // against the same service.
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
@@ -17,6 +18,7 @@ import {
   serviceBinary,
   startService,
 } from './harness.js';
+import { offsetAt, parsePosixTz, ruleEvents } from '../js/tz_footers.js';
 
 const scratch = scratchDir('lq-account-read-');
 let service;
@@ -35,16 +37,31 @@ after(async () => {
 });
 
 const ids = (list) => list.map((record) => record.id).sort();
-async function accountRead(query, as = 'u_1001') {
-  const res = await fetch(`${service.url}/api/account${query}`, {
-    headers: {
-      Authorization: `Bearer ${credentialsOf(as).token}`,
-      'Merchant-Key': credentialsOf(as).key,
-      Accept: 'application/vnd.service-v1+json',
-    },
-    signal: AbortSignal.timeout(15_000),
+// One GET on a fresh connection (agent: false): a pooled keep-alive connection that the service
+// closed while a test computed would otherwise fail the next request.
+function accountRead(query, as = 'u_1001') {
+  const { token, key } = credentialsOf(as);
+  return new Promise((resolve, reject) => {
+    const request = http.get(
+      `${service.url}/api/account${query}`,
+      {
+        agent: false,
+        timeout: 15_000,
+        headers: { Authorization: `Bearer ${token}`, 'Merchant-Key': key, Accept: 'application/vnd.service-v1+json' },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode, body: JSON.parse(text) }));
+        response.on('error', reject);
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error(`GET /api/account${query}: no answer in 15 s`)));
+    request.on('error', reject);
   });
-  return { status: res.status, body: JSON.parse(await res.text()) };
 }
 
 // u_1001 at FIXED_NOW (a Tuesday, 08:15 in New York, 07:15 in Chicago).
@@ -71,6 +88,25 @@ describe('without parameters: the whole snapshot plus the account-read fields', 
     // Unchanged for the snapshot reader: the same body as before the parameters existed.
     const plain = await account(service, 'u_1001');
     assert.deepEqual(plain.body, body);
+  });
+
+  test("the service's tz_rules (system tzdata) and the Intl rules of the same zones agree", async () => {
+    const { tzRuleFromIntl } = await import('../../web/intl_tz_rule.js');
+    const { body } = await accountRead('');
+    const zoned = [body.merchant, ...body.locations];
+    assert.deepEqual([...new Set(zoned.map((z) => z.time_zone))].sort(), ['America/Chicago', 'America/New_York']);
+    for (const { time_zone: zone, tz_rule: served } of zoned) {
+      const service = parsePosixTz(served);
+      const intl = parsePosixTz(tzRuleFromIntl(zone, { at: Date.parse(FIXED_NOW) }));
+      const instants = [];
+      for (let t = Date.UTC(2026, 0, 1) / 1000; t < Date.UTC(2028, 0, 1) / 1000; t += 6 * 3600) instants.push(t);
+      for (const tz of [service, intl]) {
+        for (const year of [2026, 2027]) for (const { at } of ruleEvents(tz, year)) instants.push(at - 1, at);
+      }
+      for (const t of instants) {
+        if (offsetAt(service, t) !== offsetAt(intl, t)) assert.fail(`${zone} at ${t}: ${served}`);
+      }
+    }
   });
 
   test('snapshot shape: createQualifier on it answers as the service', async () => {
