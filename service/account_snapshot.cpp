@@ -1,9 +1,12 @@
 #include "account_snapshot.hpp"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "json_body.hpp"
+#include "query_filters.hpp"
 #include "service_clock.hpp"
 #include "tzif.hpp"
 
@@ -57,7 +60,7 @@ std::optional<std::string> build_account_snapshot(store& db, const std::string& 
     points.push_back(
         json{{"points_experience_id", row.points_experience_id}, {"balance", row.balance}});
   }
-  snapshot["points"] = std::move(points);
+  snapshot["points"] = points;
 
   json rewards = json::array();
   for (const offer_row& row : db.rewards_of(user->id, merchant->id)) {
@@ -70,10 +73,96 @@ std::optional<std::string> build_account_snapshot(store& db, const std::string& 
 
   json products = json::array();
   for (const offer_row& row : db.points_products_of(merchant->id)) {
-    products.push_back(json::parse(row.record));
+    json record = json::parse(row.record);
+    // The account read's name for what the product costs.
+    record["cost"] = record.contains("points") ? record["points"] : json(0);
+    products.push_back(std::move(record));
   }
   snapshot["points_products"] = std::move(products);
+
+  // The loyalty service's account-read fields. `progress` is sent only to merchants without
+  // points, and every merchant here has points; the service keeps no email.
+  snapshot["id"] = user->id;
+  snapshot["email"] = nullptr;
+  snapshot["points_balances"] = std::move(points);
   return snapshot.dump();
+}
+
+account_read_query account_read_query_of(const httplib::Params& params) {
+  account_read_query query;
+  query.location_uid = scalar_param(params, "location_uid");
+  query.location_id = scalar_param(params, "location_id");
+  query.redemption_venue = scalar_param(params, "redemption_venue");
+  query.reward_states = array_filter(params, "reward_states");
+  return query;
+}
+
+namespace {
+
+// Explain codes meaning "not usable now at this location and venue" (basket-independent).
+bool unusable_here(const std::string& code, bool location_asked) {
+  return code == "VENUE_MISMATCH" || code == "LOCATION_MISMATCH" || code == "EXPIRED" ||
+         code == "NOT_STARTED" || code == "OUTSIDE_TIME_WINDOW" ||
+         (location_asked && code == "LOCATION_REQUIRED");
+}
+
+// The vendor's states of a usable reward (`delivered`, `active`) are this service's `redeemable`.
+bool state_wanted(const std::vector<std::string>& states, const std::string& state) {
+  return std::any_of(states.begin(), states.end(), [&](const std::string& wanted) {
+    return wanted == state ||
+           (state == "redeemable" && (wanted == "delivered" || wanted == "active"));
+  });
+}
+
+}  // namespace
+
+result<std::string> build_account_read(const std::string& account_json, const qualifier& engine,
+                                       const account_read_query& query, instant now) {
+  json body = json::parse(account_json);
+  json request = json::object();
+  request["redemption_venue"] = query.redemption_venue.value_or("online");
+  const bool location_asked = query.location_uid || query.location_id;
+  if (query.location_uid) {
+    request["location_uid"] = *query.location_uid;
+  } else if (query.location_id) {
+    // A hashid names the location through the snapshot's own list; an unknown one resolves to
+    // nothing, and then no location-restricted record is usable.
+    for (const json& location : body["locations"]) {
+      if (location.value("id", "") == *query.location_id) {
+        request["location_uid"] = location["uid"];
+        break;
+      }
+    }
+  }
+  // The engine's own rules decide what is usable: the venue check gives the contract's 400.
+  result<std::string> explained = engine.explain_json(request.dump(), now);
+  if (!explained) return explained.err();
+
+  std::set<std::pair<std::string, std::string>> unusable;  // (kind, id)
+  const json explanation = json::parse(explained.value());
+  for (const json& entry : explanation["entries"]) {
+    for (const json& why : entry["reasons"]) {
+      if (unusable_here(why["code"].get<std::string>(), location_asked)) {
+        unusable.emplace(entry["kind"].get<std::string>(), entry["id"].get<std::string>());
+        break;
+      }
+    }
+  }
+  const std::vector<std::string> states =
+      query.reward_states.value_or(std::vector<std::string>{"redeemable"});
+  auto keep = [&](const char* list, const char* kind, bool by_state) {
+    json kept = json::array();
+    for (json& record : body[list]) {
+      const std::string id = record.value("id", "");
+      if (unusable.count({kind, id}) != 0) continue;
+      if (by_state && !state_wanted(states, record.value("state", "redeemable"))) continue;
+      kept.push_back(std::move(record));
+    }
+    body[list] = std::move(kept);
+  };
+  keep("rewards", "reward", true);
+  keep("points_products", "points_product", false);
+  return body.dump();
 }
 
 }  // namespace lq::service

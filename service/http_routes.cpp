@@ -8,6 +8,7 @@
 
 #include "access_log.hpp"
 #include "account_etag.hpp"
+#include "account_snapshot.hpp"
 #include "http_messages.hpp"
 #include "json_body.hpp"
 #include "qualifier.hpp"
@@ -118,8 +119,18 @@ void install_routes(httplib::Server& server, const route_context& context) {
     if (!who) return;
     result<std::shared_ptr<const account_view>> view = context.accounts.get(who->user_id);
     if (!view) return send_error(res, view.err());
-    if (answer_not_modified(req, res, (*view)->snapshot_json)) return;
-    send_v1(res, 200, (*view)->snapshot_json);
+    // The account read's parameters narrow the body as the loyalty service does.
+    const account_read_query query = account_read_query_of(req.params);
+    std::string narrowed_body;
+    if (query.narrows()) {
+      result<std::string> narrowed =
+          build_account_read((*view)->snapshot_json, (*view)->engine, query, context.clock.now());
+      if (!narrowed) return send_error(res, narrowed.err());
+      narrowed_body = std::move(narrowed.value());
+    }
+    const std::string& body = query.narrows() ? narrowed_body : (*view)->snapshot_json;
+    if (answer_not_modified(req, res, body)) return;
+    send_v1(res, 200, body);
   });
 
   server.Post(kBasketsPath, [&context](const httplib::Request& req, httplib::Response& res) {

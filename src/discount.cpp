@@ -48,6 +48,7 @@ discount_outcome discount_of(const offer& item, uint32_t global, const basket_re
       raw = matched ? max(s.max_full - item.value, decimal()) : decimal();
       break;
     case discount_rule::unsupported:
+    case discount_rule::unknown:
       break;
   }
   if (item.maximum) raw = min(raw, *item.maximum);
@@ -59,6 +60,7 @@ discount_outcome discount_of(const offer& item, uint32_t global, const basket_re
   const bool missing =
       item.rule == discount_rule::modifier ? s.modifier_price_missing : s.price_missing;
   outcome.zero_reason = context.empty                             ? reason_code::empty_basket
+                        : item.rule == discount_rule::unknown     ? reason_code::discount_unknown
                         : item.rule == discount_rule::unsupported ? reason_code::unsupported_type
                         : !matched                                ? reason_code::no_matching_item
                         : missing && uses_unit_prices             ? reason_code::item_price_missing

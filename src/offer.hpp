@@ -24,7 +24,8 @@ enum class discount_rule : uint8_t {
   bogo,
   modifier,
   fixed_price,
-  unsupported
+  unsupported,
+  unknown  // the record says its discount is not known (`discount_unknown`): left to the service
 };
 
 /// A local-time window: days bit 0 = Sunday .. bit 6 = Saturday; minutes after local midnight.

@@ -27,7 +27,11 @@ enum class reason_code : uint8_t {
   insufficient_points,
   empty_basket,
   unsupported_type,
+  discount_unknown,  // the record is marked discount_unknown: the service decides
 };
+
+/// The last reason code, for tables over every code.
+constexpr reason_code kLastReasonCode = reason_code::discount_unknown;
 
 struct reason {
   reason_code code;

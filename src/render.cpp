@@ -48,6 +48,8 @@ const char* reason_code_name(reason_code code) {
       return "EMPTY_BASKET";
     case reason_code::unsupported_type:
       return "UNSUPPORTED_TYPE";
+    case reason_code::discount_unknown:
+      return "DISCOUNT_UNKNOWN";
   }
   return "UNKNOWN";
 }
@@ -94,6 +96,8 @@ std::string reason_message(const reason& why) {
       return "The basket is empty.";
     case reason_code::unsupported_type:
       return "This kind of offer is not supported.";
+    case reason_code::discount_unknown:
+      return "Its discount is not known here: the service decides when confirming.";
   }
   return "";
 }

@@ -44,6 +44,7 @@ struct offer_record {
   std::vector<std::string> categories;
   entity_text text;  // the entity's echo of the record
   std::string item_kind = "free_item";
+  bool discount_unknown = false;  // the record says its discount is left to the service
   bool has_id = false;
 };
 
@@ -376,6 +377,13 @@ class snapshot_loader {
         return true;
       }
       if (key == "type") return read_string(at("type"), record.text.type);
+      if (key == "discount_unknown") {
+        if (reader_.peek() == json_type::null) return reader_.read_null();
+        if (reader_.peek() != json_type::boolean) {
+          return reject(at("discount_unknown").str() + " must be true or false");
+        }
+        return reader_.read_bool(record.discount_unknown);
+      }
       if (key == "item_kind") {
         bool present = false;
         if (!read_string(at("item_kind"), record.item_kind, &present)) return false;
@@ -468,7 +476,8 @@ class snapshot_loader {
     for (std::vector<offer_record>* records : {&rewards_, &points_products_}) {
       for (offer_record& record : *records) {
         offer& item = record.item;
-        item.rule = discount_rule_of(record.text.type, record.item_kind);
+        item.rule = record.discount_unknown ? discount_rule::unknown
+                                            : discount_rule_of(record.text.type, record.item_kind);
         item.redeemable = record.text.state == "redeemable";
         if (item.kind == offer_kind::reward) {
           item.owned = record.user_id.value_or(snap.user_id) == snap.user_id;

@@ -172,7 +172,7 @@ std::string explain_messages() {
   snap.rewards.emplace_back();
   lq::explain_result sample;
   sample.entries.emplace_back();
-  for (int code = 0; code <= static_cast<int>(lq::reason_code::unsupported_type); ++code) {
+  for (int code = 0; code <= static_cast<int>(lq::kLastReasonCode); ++code) {
     sample.entries.front().reasons.push_back(
         lq::reason{static_cast<lq::reason_code>(code), 987654321, 987654321});
   }

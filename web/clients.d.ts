@@ -2,6 +2,8 @@
 // HybridQualifier with its snapshot stores, checkout and order outboxes, and SandboxClient.
 // web/index.d.ts re-exports them.
 import type {
+  AccountContext,
+  AccountRead,
   Decimal,
   ExplainResult,
   QualifierOptions,
@@ -236,7 +238,8 @@ export function defaultOrderOutbox(options?: { directory?: string }): OrderOutbo
 /** What HybridQualifier needs of its client (a LoyaltyClient). */
 export interface QualifyingClient {
   qualify(basket: QualifyRequest | string): Promise<QualifyResult>;
-  account(): Promise<Snapshot>;
+  /** The snapshot (accountShape 'snapshot') or the loyalty service's account read ('loyalty-api'). */
+  account(): Promise<Snapshot | AccountRead>;
   /** Used for conditional refreshes when present. */
   accountIfChanged?(etag: string | null): Promise<AccountAnswer>;
   /** Needed by checkout(). */
@@ -337,6 +340,14 @@ export interface HybridQualifierOptions {
   storeKey?: string;
   /** Passed to createQualifier (e.g. its `now`, the clock of requests without order_timestamp). */
   qualifierOptions?: QualifierOptions;
+  /**
+   * What `client.account()` answers: 'snapshot' (default: the local service's GET /api/account)
+   * or 'loyalty-api' (the loyalty service's own account read, made a snapshot with
+   * snapshotFromAccount and `context`, `fetchedAt` being the time of each fetch).
+   */
+  accountShape?: 'snapshot' | 'loyalty-api';
+  /** Required with accountShape 'loyalty-api'. */
+  context?: Omit<AccountContext, 'fetchedAt'>;
 }
 
 export type ConfirmResult =

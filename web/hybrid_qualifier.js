@@ -10,6 +10,7 @@ import { memorySnapshotStore } from './snapshot_store.js';
 import { defaultOrderOutbox } from './order_outbox.js';
 import { OrderCheckout, offlinePolicy } from './order_checkout.js';
 import { RetryBackoff } from './retry_backoff.js';
+import { snapshotFromAccount } from './snapshot_from_account.js';
 
 const DEFAULT_MAX_AGE_MS = 15 * 60_000;
 const DEFAULT_MAX_STALE_MS = 7 * 24 * 60 * 60_000;
@@ -67,6 +68,8 @@ export class HybridQualifier {
   #onDivergence;
   #qualifierOptions;
   #initialSnapshot;
+  #accountShape;
+  #context;
   #qualifier = null;
   #snapshot = null;
   #etag = null;
@@ -93,7 +96,15 @@ export class HybridQualifier {
       offline,
       onOrderSettled,
       backoff,
+      accountShape = 'snapshot',
+      context,
     } = options;
+    if (accountShape !== 'snapshot' && accountShape !== 'loyalty-api') {
+      throw new TypeError("accountShape must be 'loyalty-api' or 'snapshot'");
+    }
+    if (accountShape === 'loyalty-api' && (typeof context?.merchantId !== 'string' || context.merchantId === '')) {
+      throw new TypeError("accountShape 'loyalty-api' needs context: { merchantId, locationUid?, venue?, timeZone? }");
+    }
     if (typeof client?.qualify !== 'function' || typeof client?.account !== 'function') {
       throw new TypeError('client must be a LoyaltyClient (or have qualify(basket) and account())');
     }
@@ -130,6 +141,8 @@ export class HybridQualifier {
       localDiscount: (request, offer) => this.#localDiscount(request, offer),
     });
     this.#orders.start();
+    this.#accountShape = accountShape;
+    this.#context = context ?? null;
   }
 
   /**
@@ -369,9 +382,12 @@ export class HybridQualifier {
     return { notModified: false, body: await this.#client.account(), etag: null };
   }
 
-  // The one step from a fetched account body to the snapshot the engine loads.
+  // The one step from a fetched account body to the snapshot the engine loads: the snapshot
+  // itself (the local service), or the loyalty service's own account read, made a snapshot as of
+  // the time it was fetched.
   #snapshotOf(body) {
-    return body;
+    if (this.#accountShape === 'snapshot') return body;
+    return snapshotFromAccount(body, { ...this.#context, fetchedAt: this.#now() });
   }
 
   async #use(snapshot, savedAt) {

@@ -498,6 +498,73 @@ TEST_CASE("an unknown type or item_kind never qualifies") {
   check_discount(untyped, {{"subtotal", 8}}, "0.00", {"UNSUPPORTED_TYPE"});
 }
 
+// ---- discount unknown ----
+
+TEST_CASE("a record marked discount_unknown never qualifies, whatever its fields") {
+  check_discount(reward({{"type", "amount"}, {"value", 3}, {"discount_unknown", true}}),
+                 {{"subtotal", 8}}, "0.00", {"DISCOUNT_UNKNOWN"});
+  json bare = reward({{"discount_unknown", true}});
+  bare.erase("type");
+  bare.erase("value");
+  check_discount(bare, cafe_basket(), "0.00", {"DISCOUNT_UNKNOWN"});
+  // false and null are the default: computed as usual.
+  check_discount(reward({{"value", 3}, {"discount_unknown", false}}), {{"subtotal", 8}}, "3.00");
+  check_discount(reward({{"value", 3}, {"discount_unknown", nullptr}}), {{"subtotal", 8}}, "3.00");
+}
+
+TEST_CASE("discount_unknown ranks after an empty basket and before every other rule-9 code") {
+  check_discount(reward({{"type", "bundle"}, {"discount_unknown", true}}), json::object(), "0.00",
+                 {"EMPTY_BASKET"});
+  check_discount(
+      reward({{"type", "bundle"}, {"products", json::array({"tea"})}, {"discount_unknown", true}}),
+      cafe_basket(), "0.00", {"DISCOUNT_UNKNOWN"});
+}
+
+TEST_CASE("a points product of unknown discount: affordable or not, other rules still reported") {
+  json snap = base_snapshot();
+  snap["points"] = json::array({{{"points_experience_id", "pe"}, {"balance", 100}}});
+  json mug = lq_test::points_product("mug", 50);
+  mug.erase("type");
+  mug.erase("value");
+  mug["discount_unknown"] = true;
+  json dear = mug;
+  dear["id"] = "dear";
+  dear["points"] = 500;
+  dear["redemption_venue"] = "instore";
+  snap["points_products"] = json::array({mug, dear});
+  lq::qualifier engine;
+  REQUIRE_FALSE(engine.set_snapshot(snap.dump()));
+  auto explained =
+      engine.explain_json(R"({"subtotal": "20.00", "items": [{"id": "x", "price": 20}]})",
+                          *lq::parse_rfc3339("2026-03-02T09:00:00Z"));
+  REQUIRE(explained.ok());
+  const json entries = json::parse(explained.value())["entries"];
+  REQUIRE(entries.size() == 2);
+  CHECK(entries[0]["id"] == "mug");
+  CHECK(entries[0]["qualifies"] == false);
+  CHECK(entries[0]["reasons"].size() == 1);
+  CHECK(entries[0]["reasons"][0]["code"] == "DISCOUNT_UNKNOWN");
+  CHECK(entries[0]["reasons"][0]["message"] ==
+        "Its discount is not known here: the service decides when confirming.");
+  std::vector<std::string> codes;
+  for (const json& why : entries[1]["reasons"]) codes.push_back(why["code"]);
+  CHECK(codes ==
+        std::vector<std::string>{"VENUE_MISMATCH", "INSUFFICIENT_POINTS", "DISCOUNT_UNKNOWN"});
+  auto answer =
+      engine.qualify_json(R"({"subtotal": "20.00"})", *lq::parse_rfc3339("2026-03-02T09:00:00Z"));
+  REQUIRE(answer.ok());
+  CHECK(json::parse(answer.value())["points_products"] == json::array());
+}
+
+TEST_CASE("discount_unknown must be a boolean") {
+  json snap = base_snapshot();
+  snap["rewards"].push_back(reward({{"discount_unknown", "yes"}}));
+  auto loaded = lq::load_snapshot(snap.dump());
+  REQUIRE_FALSE(loaded.ok());
+  CHECK(loaded.err().code == 422);
+  CHECK(loaded.err().message == "rewards[0].discount_unknown must be true or false");
+}
+
 // ---- one rule-9 code, by priority ----
 
 TEST_CASE("an empty basket outranks every other rule-9 code") {

@@ -29,8 +29,9 @@ using ids = std::vector<std::string>;
 
 const char* const kNow = "2026-03-02T09:00:00Z";
 
-const std::set<std::string> kRuleNineCodes = {
-    "EMPTY_BASKET", "UNSUPPORTED_TYPE", "NO_MATCHING_ITEM", "ITEM_PRICE_MISSING", "ZERO_DISCOUNT"};
+const std::set<std::string> kRuleNineCodes = {"EMPTY_BASKET",       "DISCOUNT_UNKNOWN",
+                                              "UNSUPPORTED_TYPE",   "NO_MATCHING_ITEM",
+                                              "ITEM_PRICE_MISSING", "ZERO_DISCOUNT"};
 
 lq::instant at(const std::string& text) {
   const auto t = lq::parse_rfc3339(text);
@@ -425,6 +426,7 @@ TEST_CASE("reason codes have the contract's names") {
       {reason_code::insufficient_points, "INSUFFICIENT_POINTS"},
       {reason_code::empty_basket, "EMPTY_BASKET"},
       {reason_code::unsupported_type, "UNSUPPORTED_TYPE"},
+      {reason_code::discount_unknown, "DISCOUNT_UNKNOWN"},
   };
   for (const auto& [code, name] : names) CHECK(std::string(lq::reason_code_name(code)) == name);
 }

@@ -12,6 +12,8 @@ import {
   type QualifyResult,
   type RewardEntity,
   type Snapshot,
+  snapshotFromAccount,
+  tzRuleFromIntl,
 } from 'loyalty-qualifier';
 
 const snapshot: Snapshot = { schema_version: 1, rewards: [], points_products: [] };
@@ -105,4 +107,19 @@ export async function misuse(): Promise<void> {
   // @ts-expect-error an extra field that is not named is not forwarded silently
   const unnamed: QualifyRequest = { subtotal: '8.00', pos_ref: 'till-4' };
   console.log(unnamed);
+}
+
+// The loyalty service's own account read as a snapshot, and zone rules from Intl.
+export async function fromAccountRead(): Promise<void> {
+  const snapshot: Snapshot = snapshotFromAccount(
+    { id: 'u_1', rewards: [{ id: 'r', value: '5.00', type: 'amount' }], points_balances: [{ points_experience_id: 'p', balance: 10 }] },
+    { merchantId: 'm', venue: 'instore', timeZone: 'America/New_York', fetchedAt: new Date() },
+  );
+  const rule: string = tzRuleFromIntl('Europe/Paris', { at: Date.now() });
+  (await createQualifier(snapshot)).dispose();
+  void rule;
+  // @ts-expect-error the context needs merchantId
+  snapshotFromAccount({}, { venue: 'instore' });
+  // @ts-expect-error a venue the account read does not know
+  snapshotFromAccount({}, { merchantId: 'm', venue: 'drive-thru' });
 }
