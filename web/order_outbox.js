@@ -4,6 +4,8 @@
 // records by (owner, basketId); list() gives them in the order they were queued (`sequence`).
 // Every method may return a value or a Promise. The Node file outbox loads node:fs only when used.
 
+import { indexedDbObjectStore } from './indexed_db_store.js';
+
 /** A stored order, or null when the value is not one (a damaged record is skipped, never lost). */
 function orderOf(value) {
   if (value === null || typeof value !== 'object') return null;
@@ -42,13 +44,6 @@ export function memoryOrderOutbox() {
   };
 }
 
-function promised(request) {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
 /**
  * Orders in an IndexedDB object store (default database "loyalty-qualifier-orders", store
  * "orders", key [owner, basketId]); every write is committed before the promise resolves.
@@ -58,35 +53,7 @@ export function indexedDbOrderOutbox({
   databaseName = 'loyalty-qualifier-orders',
   storeName = 'orders',
 } = {}) {
-  if (!indexedDB || typeof indexedDB.open !== 'function') {
-    throw new TypeError('indexedDbOrderOutbox needs an IDBFactory (indexedDB is not available here)');
-  }
-  let opened = null;
-  const database = () => {
-    if (opened === null) {
-      const request = indexedDB.open(databaseName, 1);
-      request.onupgradeneeded = () => {
-        if (!request.result.objectStoreNames.contains(storeName)) request.result.createObjectStore(storeName);
-      };
-      opened = promised(request).catch((e) => {
-        opened = null;
-        throw e;
-      });
-    }
-    return opened;
-  };
-  const run = async (mode, action) => {
-    const db = await database();
-    const transaction = db.transaction(storeName, mode, { durability: 'strict' });
-    const result = promised(action(transaction.objectStore(storeName)));
-    result.catch(() => {}); // a failed request also fails the transaction, reported below
-    await new Promise((resolve, reject) => {
-      transaction.oncomplete = resolve;
-      transaction.onerror = () => reject(transaction.error);
-      transaction.onabort = () => reject(transaction.error);
-    });
-    return result;
-  };
+  const { run, close } = indexedDbObjectStore({ indexedDB, databaseName, storeName, durability: 'strict', owner: 'indexedDbOrderOutbox' });
   return {
     kind: 'indexedDB',
     list: async () => {
@@ -101,12 +68,7 @@ export function indexedDbOrderOutbox({
       await run('readwrite', (store) => store.delete([order.owner, order.basketId]));
     },
     /** Closes the database connection (it reopens on the next use). */
-    close: async () => {
-      if (opened === null) return;
-      const db = await opened.catch(() => null);
-      opened = null;
-      db?.close();
-    },
+    close,
   };
 }
 

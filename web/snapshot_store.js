@@ -2,6 +2,8 @@
 // { snapshot, savedAt, etag? } (savedAt: epoch milliseconds; etag: the service's ETag) by key; every method may return a value or
 // a Promise. The Node file store loads node:fs only when used, so browsers never see it.
 
+import { indexedDbObjectStore } from './indexed_db_store.js';
+
 function checkKey(key) {
   if (typeof key !== 'string' || key.length === 0) throw new TypeError('key must be a non-empty string');
   return key;
@@ -58,48 +60,13 @@ export function localStorageSnapshotStore({ storage = globalThis.localStorage, p
   };
 }
 
-function promised(request) {
-  return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
 /** Entries in an IndexedDB object store (default database "loyalty-qualifier", store "snapshots"). */
 export function indexedDbSnapshotStore({
   indexedDB = globalThis.indexedDB,
   databaseName = 'loyalty-qualifier',
   storeName = 'snapshots',
 } = {}) {
-  if (!indexedDB || typeof indexedDB.open !== 'function') {
-    throw new TypeError('indexedDbSnapshotStore needs an IDBFactory (indexedDB is not available here)');
-  }
-  let opened = null;
-  const database = () => {
-    if (opened === null) {
-      const request = indexedDB.open(databaseName, 1);
-      request.onupgradeneeded = () => {
-        if (!request.result.objectStoreNames.contains(storeName)) request.result.createObjectStore(storeName);
-      };
-      opened = promised(request).catch((e) => {
-        opened = null;
-        throw e;
-      });
-    }
-    return opened;
-  };
-  const run = async (mode, action) => {
-    const db = await database();
-    const transaction = db.transaction(storeName, mode);
-    const result = promised(action(transaction.objectStore(storeName)));
-    result.catch(() => {}); // a failed request also fails the transaction, reported below
-    await new Promise((resolve, reject) => {
-      transaction.oncomplete = resolve;
-      transaction.onerror = () => reject(transaction.error);
-      transaction.onabort = () => reject(transaction.error);
-    });
-    return result;
-  };
+  const { run, close } = indexedDbObjectStore({ indexedDB, databaseName, storeName, owner: 'indexedDbSnapshotStore' });
   return {
     kind: 'indexedDB',
     load: async (key) => entryOf(await run('readonly', (store) => store.get(checkKey(key)))),
@@ -110,12 +77,7 @@ export function indexedDbSnapshotStore({
       await run('readwrite', (store) => store.delete(checkKey(key)));
     },
     /** Closes the database connection (it reopens on the next use). */
-    close: async () => {
-      if (opened === null) return;
-      const db = await opened.catch(() => null);
-      opened = null;
-      db?.close();
-    },
+    close,
   };
 }
 

@@ -5,7 +5,7 @@
 // refresh the cache; without a network they are answered from the cache. The loyalty API and the
 // kiosk server's health endpoint are never cached. A new deploy changes VERSION: the new worker
 // precaches into a new cache and deletes the old ones when it takes over.
-const VERSION = 'kiosk-v2';
+const VERSION = 'kiosk-v3';
 const CACHE = `loyalty-kiosk-${VERSION}`;
 const PRECACHE = [
   './',
@@ -23,9 +23,14 @@ const PRECACHE = [
   './menu.json',
   '../qualifier.js',
   '../qualify_error.js',
+  '../json_text.js',
+  '../wasm_source.js',
   '../loyalty_client.js',
   '../hybrid_qualifier.js',
   '../snapshot_store.js',
+  '../indexed_db_store.js',
+  '../snapshot_from_account.js',
+  '../intl_tz_rule.js',
   '../order_outbox.js',
   '../order_checkout.js',
   '../retry_backoff.js',
