@@ -100,7 +100,8 @@ export function credentialsOf(userId) {
  * Starts the service and resolves once its first stdout line (the base URL) is read.
  * options: db (required), fixture (default the demo fixture; null for none), delay (seconds),
  * now (true = FIXED_NOW, or an RFC 3339 string), mode, port (default 0: any free one; a restart
- * can reuse the port of a stopped service), args (extra arguments).
+ * can reuse the port of a stopped service), args (extra arguments), launcher (a command and its
+ * arguments that runs the service binary with its arguments).
  */
 export async function startService(options) {
   const args = ['--port', String(options.port ?? 0), '--db', options.db];
@@ -111,7 +112,11 @@ export async function startService(options) {
   if (options.mode) args.push('--mode', options.mode);
   args.push(...(options.args ?? []));
 
-  const proc = spawn(serviceBinary(), args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  // options.launcher: a command that runs the service (its arguments follow), e.g. in a namespace.
+  const [command, ...prefix] = options.launcher ?? [];
+  const proc = command
+    ? spawn(command, [...prefix, serviceBinary(), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(serviceBinary(), args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const service = {
     proc,
     url: null,
