@@ -137,7 +137,7 @@ void install_routes(httplib::Server& server, const route_context& context) {
     std::optional<caller> who = admit(context, req, res);
     if (!who) return;
     result<basket_outcome> outcome = context.baskets.submit(*who, req.body);
-    if (!outcome) return send_error(res, outcome.err());
+    if (!outcome) return send_error(res, syntax_error_first(req.body, outcome.err()));
     send_v1(res, outcome->created ? 201 : 200, render_basket(*outcome));
   });
 
