@@ -12,7 +12,16 @@
 // Type `stop`, `start` or `quit` (then Enter) on stdin to stop or restart the service while the
 // page keeps running (to try the offline mode). SIGINT/SIGTERM stop the service, then exit.
 import { spawn, spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import process from 'node:process';
@@ -337,6 +346,36 @@ function statOrNothing(file) {
 
 const STATUS_TEXT = { 400: 'bad path\n', 403: 'forbidden\n', 404: 'not found\n' };
 
+const SERVICE_WORKER = 'sw.js';
+const VERSION_LINE = /^const VERSION = '([^'\n]*)';$/m;
+
+/**
+ * The kiosk's service worker as served: its `VERSION` gets a digest of the worker and of every file
+ * its PRECACHE list names, so any change to what it precaches is a new worker (the browser compares
+ * the worker's bytes on each navigation) that installs a new cache, with no hand-bumped constant.
+ * Files the list names that are missing count as missing (the worker's install then fails, as it
+ * would anyway). Returns null when the file is not one with a PRECACHE list and a VERSION line.
+ */
+export function versionedServiceWorker(file) {
+  const text = readFileSync(file, 'utf8');
+  const list = /const PRECACHE = \[([^\]]*)\]/.exec(text);
+  const version = VERSION_LINE.exec(text);
+  if (!list || !version) return null;
+  const digest = createHash('sha256').update(text);
+  let newest = statSync(file).mtimeMs;
+  for (const [, entry] of list[1].matchAll(/'([^'\n]*)'/g)) {
+    const target = path.resolve(path.dirname(file), entry.endsWith('/') ? `${entry}index.html` : entry);
+    const stat = statOrNothing(target);
+    digest.update(`\0${entry}\0`);
+    if (!stat?.isFile()) continue;
+    newest = Math.max(newest, stat.mtimeMs);
+    digest.update(readFileSync(target));
+  }
+  const hash = digest.digest('hex').slice(0, 16);
+  const body = Buffer.from(text.replace(VERSION_LINE, `const VERSION = '${version[1]}-${hash}';`));
+  return { body, etag: `"${hash}"`, mtimeMs: newest };
+}
+
 function serveStatic(request, response, webRoot, pathname) {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response
@@ -366,8 +405,14 @@ function serveStatic(request, response, webRoot, pathname) {
     response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
     return;
   }
+  const worker = path.basename(file) === SERVICE_WORKER ? versionedServiceWorker(file) : null;
+  if (worker) {
+    stat = { mtimeMs: worker.mtimeMs, size: worker.body.length };
+  }
   // Validators: the browser (and the page's service worker) revalidate with them and get a 304.
-  const validators = staticValidators(stat);
+  const validators = worker
+    ? { etag: worker.etag, lastModified: staticValidators(stat).lastModified }
+    : staticValidators(stat);
   const common = {
     'cache-control': 'no-cache',
     etag: validators.etag,
@@ -384,6 +429,7 @@ function serveStatic(request, response, webRoot, pathname) {
     ...common,
   });
   if (request.method === 'HEAD') response.end();
+  else if (worker) response.end(worker.body);
   else createReadStream(file).on('error', () => response.destroy()).pipe(response);
 }
 
