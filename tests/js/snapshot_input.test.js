@@ -82,3 +82,103 @@ test('ASCII and non-ASCII loads and requests alternate on one qualifier', async 
     q.dispose();
   }
 });
+
+// A snapshot object is written to the engine in pieces (web/qualifier.js snapshotJson): each
+// member, and each element of a long offer list, through JSON.stringify on its own. The text must
+// be exactly JSON.stringify's: toJSON called with the key it would get, members and elements that
+// JSON.stringify drops or turns into null treated the same, and its errors word for word.
+function longSnapshot(count) {
+  const snapshot = readJson('examples/snapshot.json');
+  const template = snapshot.rewards[0];
+  snapshot.rewards = Array.from({ length: count }, (_, i) => ({
+    ...template,
+    id: `rw_${i}_é漢🎉`,
+    label: `reward ${i}`,
+  }));
+  return snapshot;
+}
+
+test('a long offer list as an object loads as its JSON string does', async () => {
+  const snapshot = longSnapshot(3000);
+  const basket = readJson('examples/basket.json');
+  const fromObject = await createQualifier(snapshot, { now: () => NOW });
+  const fromString = await createQualifier(JSON.stringify(snapshot), { now: () => NOW });
+  try {
+    const answer = fromObject.qualify(basket);
+    assert.equal(answer.rewards.length, 3000);
+    assert.deepEqual(answer, fromString.qualify(basket));
+    assert.deepEqual(fromObject.explain(basket), fromString.explain(basket));
+  } finally {
+    fromObject.dispose();
+    fromString.dispose();
+  }
+});
+
+test('toJSON gets the key JSON.stringify gives it, in members and in long lists', async () => {
+  const snapshot = longSnapshot(100);
+  const template = snapshot.rewards[0];
+  snapshot.rewards[70] = { toJSON: (key) => ({ ...template, id: `rw_from_key_${key}` }) };
+  snapshot.user = { toJSON: (key) => ({ id: `u_${key}` }) };
+  snapshot.skipped = undefined;
+  snapshot.method = () => 'dropped';
+  const q = await createQualifier(snapshot, { now: () => NOW });
+  try {
+    const ids = q.qualify(readJson('examples/basket.json')).rewards.map((reward) => reward.id);
+    assert.ok(ids.includes('rw_from_key_70'), ids.slice(0, 5).join());
+    assert.ok(!ids.includes('rw_70_é漢🎉'));
+  } finally {
+    q.dispose();
+  }
+  // The user id the engine read is "u_user": a reward owned by another user does not qualify.
+  const owned = longSnapshot(100);
+  owned.user = { toJSON: (key) => ({ id: `u_${key}` }) };
+  owned.rewards[3].user_id = 'u_user';
+  owned.rewards[4].user_id = 'u_someone_else';
+  const check = await createQualifier(owned, { now: () => NOW });
+  try {
+    const ids = check.qualify(readJson('examples/basket.json')).rewards.map((reward) => reward.id);
+    assert.ok(ids.includes('rw_3_é漢🎉'));
+    assert.ok(!ids.includes('rw_4_é漢🎉'));
+  } finally {
+    check.dispose();
+  }
+});
+
+test('elements JSON.stringify turns into null are null at their index', async () => {
+  for (const element of [undefined, () => 1, Symbol('s'), { toJSON: () => undefined }]) {
+    const snapshot = longSnapshot(100);
+    snapshot.rewards[77] = element;
+    await assert.rejects(createQualifier(snapshot), (e) => {
+      assert.equal(e.code, 422);
+      assert.equal(e.message, 'rewards[77] must be an object');
+      return true;
+    });
+  }
+});
+
+test('a snapshot JSON.stringify refuses is refused with its words', async () => {
+  const cyclic = longSnapshot(100);
+  cyclic.rewards[70].self = cyclic;
+  const big = longSnapshot(100);
+  big.rewards[80].value = 1n;
+  for (const snapshot of [cyclic, big]) {
+    let expected;
+    try {
+      JSON.stringify(snapshot);
+    } catch (e) {
+      expected = `snapshot cannot be serialised to JSON: ${e.message}`;
+    }
+    await assert.rejects(createQualifier(snapshot), (e) => {
+      assert.equal(e.code, 422);
+      assert.equal(e.message, expected);
+      return true;
+    });
+    const q = await createQualifier(longSnapshot(100));
+    try {
+      assert.throws(() => q.setSnapshot(snapshot), (e) => e.code === 422 && e.message === expected);
+      assert.equal(q.qualify(readJson('examples/basket.json')).rewards.length, 100);
+    } finally {
+      q.dispose();
+    }
+  }
+});
