@@ -4,7 +4,7 @@
 
 import { QualifyError } from './qualify_error.js';
 import { toJsonText } from './json_text.js';
-import { describeWasmSource, loadFailure, wasmInstance } from './wasm_source.js';
+import { compiledModule, describeWasmSource, loadFailure } from './wasm_source.js';
 
 const DISPOSED = 410;
 
@@ -22,12 +22,6 @@ function defaultWasmUrl() {
 }
 
 async function instantiate(source) {
-  let createModule;
-  try {
-    ({ default: createModule } = await import('./dist/loyalty_qualifier.mjs'));
-  } catch (e) {
-    throw loadFailure('./dist/loyalty_qualifier.mjs (the module glue)', e);
-  }
   let wasm = compiledWasm ?? source;
   if (wasm === undefined) {
     try {
@@ -38,6 +32,15 @@ async function instantiate(source) {
     }
   }
   const where = describeWasmSource(wasm);
+  // The wasm downloads and compiles while the glue loads; its failure is reported below.
+  const compiling = compiledModule(wasm);
+  compiling.catch(() => {});
+  let createModule;
+  try {
+    ({ default: createModule } = await import('./dist/loyalty_qualifier.mjs'));
+  } catch (e) {
+    throw loadFailure('./dist/loyalty_qualifier.mjs (the module glue)', e);
+  }
   // The glue hands its imports to instantiateWasm and waits for receiveInstance: we do the
   // fetching and compiling, so that every failure is ours to report (the glue's own fallback
   // aborts with "both async and sync fetching of the wasm failed", naming nothing).
@@ -47,9 +50,9 @@ async function instantiate(source) {
   });
   const options = {
     instantiateWasm(imports, receiveInstance) {
-      wasmInstance(wasm, imports)
-        .then(({ instance, module }) => {
-          receiveInstance(instance, module);
+      compiling
+        .then(async (module) => {
+          receiveInstance(await WebAssembly.instantiate(module, imports), module);
           compiledWasm = module;
         })
         .catch((e) => failInstantiation(loadFailure(where, e)));
@@ -524,8 +527,17 @@ export async function createQualifier(snapshot, options = {}) {
   checkOptions(options);
   const clock = clockOf(options.now);
   chooseWasmSource(options);
-  const text = snapshotJson(snapshot);
-  const module = await loadModule();
+  // The module downloads and compiles (on V8's background threads) while the snapshot is
+  // serialised; a snapshot that cannot be serialised is still the error reported.
+  const moduleLoaded = loadModule();
+  let text;
+  try {
+    text = snapshotJson(snapshot);
+  } catch (e) {
+    moduleLoaded.catch(() => {});
+    throw e;
+  }
+  const module = await moduleLoaded;
   const handle = new module.SnapshotHandle();
   let status;
   try {
