@@ -2,6 +2,7 @@
 // schema, its defaults and errors. Folding, rendering and ordering are asked of
 // discount, render and explain.
 #include <algorithm>
+#include <deque>
 
 #include "discount.hpp"
 #include "explain.hpp"
@@ -128,7 +129,7 @@ class snapshot_loader {
                         [this](const field_path& path) { return read_points(path); });
     } else if (key == "rewards" || key == "points_products") {
       const bool rewards = key == "rewards";
-      std::vector<offer_record>& target = rewards ? rewards_ : points_products_;
+      std::deque<offer_record>& target = rewards ? rewards_ : points_products_;
       return read_array(field_path{nullptr, rewards ? "rewards" : "points_products"},
                         [this, &target, rewards](const field_path& path) {
                           target.emplace_back();
@@ -473,7 +474,7 @@ class snapshot_loader {
       return 0;
     };
 
-    for (std::vector<offer_record>* records : {&rewards_, &points_products_}) {
+    for (std::deque<offer_record>* records : {&rewards_, &points_products_}) {
       for (offer_record& record : *records) {
         offer& item = record.item;
         item.rule = record.discount_unknown ? discount_rule::unknown
@@ -508,18 +509,18 @@ class snapshot_loader {
   }
 
   // Moves the records' offers into `target` in the order of `before`, ties in
-  // record order: sorting indices moves each offer once instead of at every
+  // record order: sorting pointers moves each offer once instead of at every
   // swap.
-  static void in_output_order(std::vector<offer_record>& records,
+  static void in_output_order(std::deque<offer_record>& records,
                               bool (*before)(const offer&, const offer&),
                               std::vector<offer>& target) {
-    std::vector<uint32_t> order(records.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      return before(records[a].item, records[b].item);
-    });
+    std::vector<offer*> order;
+    order.reserve(records.size());
+    for (offer_record& record : records) order.push_back(&record.item);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](const offer* a, const offer* b) { return before(*a, *b); });
     target.reserve(records.size());
-    for (uint32_t i : order) target.push_back(std::move(records[i].item));
+    for (offer* item : order) target.push_back(std::move(*item));
   }
 
   bool reject(std::string message) { return errors_.reject(std::move(message)); }
@@ -536,8 +537,11 @@ class snapshot_loader {
   std::optional<std::string> user_id_;
   std::vector<location_record> locations_;
   std::vector<std::pair<std::string, int64_t>> points_;
-  std::vector<offer_record> rewards_;
-  std::vector<offer_record> points_products_;
+  // Deques: records are large (an offer and the text its entity echoes) and their number is
+  // unknown until the list ends; a vector's doubling would move every record and leave its old
+  // blocks behind, memory a fresh wasm instance pays a page fault for on first touch.
+  std::deque<offer_record> rewards_;
+  std::deque<offer_record> points_products_;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,17 +24,23 @@ class snapshot_handle {
   snapshot_handle& operator=(const snapshot_handle&) = delete;
 
   /// Where JS writes UTF-8 JSON of up to `capacity` bytes (TextEncoder.encodeInto, far cheaper
-  /// than passing a std::string); read by the next load/qualify/explain call.
+  /// than passing a std::string); read by the next load/qualify/explain call. Its content is
+  /// undefined until written: not zero-filled, so that memory a fresh instance has never touched
+  /// is touched only where JS writes (a first touch costs a page fault).
   uintptr_t input_buffer(size_t capacity) {
-    if (input_.size() < capacity) input_.resize(capacity);
-    return reinterpret_cast<uintptr_t>(input_.data());
+    if (input_capacity_ < capacity) {
+      input_.reset(new char[capacity]);
+      input_capacity_ = capacity;
+    }
+    return reinterpret_cast<uintptr_t>(input_.get());
   }
 
   /// Loads the snapshot in input_buffer(): 0, or 422 with error_message(); on error the previous
   /// snapshot stays in force.
   int load(size_t snapshot_size) {
     auto e = qualifier_.set_snapshot(input(snapshot_size));
-    std::vector<char>().swap(input_);  // a snapshot is large and read once: free its bytes
+    input_.reset();  // a snapshot is large and read once: free its bytes
+    input_capacity_ = 0;
     if (e) return fail(*e);
     index_offers();
     return 0;
@@ -119,7 +126,7 @@ class snapshot_handle {
 
  private:
   std::string_view input(size_t size) const {
-    return std::string_view(input_.data(), size < input_.size() ? size : input_.size());
+    return std::string_view(input_.get(), size < input_capacity_ ? size : input_capacity_);
   }
   int keep_text(lq::result<std::string> answer) {
     if (!answer) return fail(answer.err());
@@ -151,7 +158,8 @@ class snapshot_handle {
   }
 
   lq::qualifier qualifier_;
-  std::vector<char> input_;
+  std::unique_ptr<char[]> input_;
+  size_t input_capacity_ = 0;
   std::vector<uint32_t> indices_;
   std::vector<int32_t> words_;
   std::vector<uint32_t> offers_;

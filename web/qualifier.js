@@ -4,7 +4,7 @@
 
 import { QualifyError } from './qualify_error.js';
 import { toJsonText } from './json_text.js';
-import { describeWasmSource, loadFailure, wasmInstance } from './wasm_source.js';
+import { compiledModule, describeWasmSource, loadFailure } from './wasm_source.js';
 
 const DISPOSED = 410;
 
@@ -22,12 +22,6 @@ function defaultWasmUrl() {
 }
 
 async function instantiate(source) {
-  let createModule;
-  try {
-    ({ default: createModule } = await import('./dist/loyalty_qualifier.mjs'));
-  } catch (e) {
-    throw loadFailure('./dist/loyalty_qualifier.mjs (the module glue)', e);
-  }
   let wasm = compiledWasm ?? source;
   if (wasm === undefined) {
     try {
@@ -38,6 +32,15 @@ async function instantiate(source) {
     }
   }
   const where = describeWasmSource(wasm);
+  // The wasm downloads and compiles while the glue loads; its failure is reported below.
+  const compiling = compiledModule(wasm);
+  compiling.catch(() => {});
+  let createModule;
+  try {
+    ({ default: createModule } = await import('./dist/loyalty_qualifier.mjs'));
+  } catch (e) {
+    throw loadFailure('./dist/loyalty_qualifier.mjs (the module glue)', e);
+  }
   // The glue hands its imports to instantiateWasm and waits for receiveInstance: we do the
   // fetching and compiling, so that every failure is ours to report (the glue's own fallback
   // aborts with "both async and sync fetching of the wasm failed", naming nothing).
@@ -47,9 +50,9 @@ async function instantiate(source) {
   });
   const options = {
     instantiateWasm(imports, receiveInstance) {
-      wasmInstance(wasm, imports)
-        .then(({ instance, module }) => {
-          receiveInstance(instance, module);
+      compiling
+        .then(async (module) => {
+          receiveInstance(await WebAssembly.instantiate(module, imports), module);
           compiledWasm = module;
         })
         .catch((e) => failInstantiation(loadFailure(where, e)));
@@ -182,10 +185,118 @@ function centsText(low, high) {
 
 // Writes JSON text as UTF-8 straight into the handle's wasm input buffer; returns its size in
 // bytes. Far cheaper than encoding a JS string into wasm memory in JS (bench/boundary-design.md).
+// JSON is mostly ASCII (one byte per UTF-16 unit), so the buffer is first asked for that much;
+// text that does not fit is written again into room for the worst case, 3 bytes per unit. (Asking
+// 3x for a 1.4 MB snapshot made a fresh instance touch, and page in, 4.2 MB: bench/README.md.)
 function writeInput(module, handle, text) {
-  const capacity = text.length * 3;
-  const address = handle.input_buffer(capacity);
+  if (typeof text !== 'string') return writePieces(module, handle, text);
+  const length = text.length;
+  let address = handle.input_buffer(length);
+  const { read, written } = encoder.encodeInto(text, module.HEAPU8.subarray(address, address + length));
+  if (read === length) return written;
+  const capacity = length * 3;
+  address = handle.input_buffer(capacity);
   return encoder.encodeInto(text, module.HEAPU8.subarray(address, address + capacity)).written;
+}
+
+// The same for JSON text in pieces (snapshotJson), written one after the other.
+function writePieces(module, handle, pieces) {
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  for (const capacity of [length, length * 3]) {
+    const address = handle.input_buffer(capacity);
+    const heap = module.HEAPU8;
+    const end = address + capacity;
+    let at = address;
+    let fits = true;
+    for (const piece of pieces) {
+      const { read, written } = encoder.encodeInto(piece, heap.subarray(at, end));
+      at += written;
+      if (read < piece.length) {
+        fits = false;
+        break;
+      }
+    }
+    if (fits) return at - address;
+  }
+  throw new Error('unreachable: 3 bytes per UTF-16 unit always fit');
+}
+
+// ---- Snapshots as JSON text: an account's offers written one by one. ---------------------------
+
+// An array member of a snapshot this long or longer (its offer lists) is written element by
+// element; JSON pieces are cut at about this many UTF-16 units.
+const PIECEWISE_MIN_ELEMENTS = 64;
+const PIECE_UNITS = 16384;
+
+function isPlainObject(value) {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** JSON.stringify(element) as it reads at `index` of an array (toJSON gets the index as key). */
+function elementJson(element, index) {
+  if (element !== null && typeof element === 'object' && typeof element.toJSON !== 'function') {
+    return JSON.stringify(element);
+  }
+  const text = JSON.stringify({ [index]: element });
+  return text.length === 2 ? 'null' : text.slice(String(index).length + 4, -1);
+}
+
+/**
+ * JSON.stringify(snapshot) as a list of pieces of about PIECE_UNITS each, the same text: every
+ * member, and every element of a long array member, stringified on its own with the key
+ * JSON.stringify would give its toJSON. V8 returns a large JSON.stringify result as a tree of
+ * parts that encodeInto must first flatten into a new string: for 5,000 rewards 1.4 MB twice,
+ * in fresh pages of V8's large-object space every time, about as long as the stringify itself
+ * (bench/README.md). Small pieces stay in the young generation.
+ */
+function jsonPieces(snapshot) {
+  const pieces = [];
+  let piece = '{';
+  let separator = '';
+  for (const key of Object.keys(snapshot)) {
+    const value = snapshot[key];
+    if (
+      Array.isArray(value) &&
+      value.length >= PIECEWISE_MIN_ELEMENTS &&
+      typeof value.toJSON !== 'function'
+    ) {
+      piece += `${separator}${JSON.stringify(key)}:[`;
+      for (let i = 0; i < value.length; ++i) {
+        piece += i === 0 ? elementJson(value[i], i) : `,${elementJson(value[i], i)}`;
+        if (piece.length >= PIECE_UNITS) {
+          pieces.push(piece);
+          piece = '';
+        }
+      }
+      piece += ']';
+    } else {
+      // `"key":value`, or nothing when JSON.stringify leaves the member out (undefined, a function).
+      const member = JSON.stringify({ [key]: value });
+      if (member.length === 2) continue;
+      piece += separator + member.slice(1, -1);
+    }
+    separator = ',';
+  }
+  pieces.push(`${piece}}`);
+  return pieces;
+}
+
+/**
+ * A snapshot argument as JSON text: a string as it is, a plain object (the usual: parsed from an
+ * API response) in pieces, anything else through toJsonText. Errors are toJsonText's (422).
+ */
+function snapshotJson(snapshot) {
+  if (isPlainObject(snapshot) && typeof snapshot.toJSON !== 'function') {
+    try {
+      return jsonPieces(snapshot);
+    } catch {
+      // Serialised whole again, so that the error (a cycle, a BigInt) reads as JSON.stringify's.
+    }
+  }
+  return toJsonText(snapshot, 'snapshot', 422);
 }
 
 function clockOf(now) {
@@ -316,7 +427,7 @@ class Qualifier {
   /** Replaces the snapshot; on error (422) the previous one stays in force. */
   setSnapshot(snapshot) {
     const handle = this.#live();
-    const text = toJsonText(snapshot, 'snapshot', 422);
+    const text = snapshotJson(snapshot);
     const status = this.#call(() => handle.load(writeInput(this.#module, handle, text)));
     if (status !== 0) throw new QualifyError(status, handle.error_message());
     this.#readOfferTable();
@@ -416,8 +527,17 @@ export async function createQualifier(snapshot, options = {}) {
   checkOptions(options);
   const clock = clockOf(options.now);
   chooseWasmSource(options);
-  const text = toJsonText(snapshot, 'snapshot', 422);
-  const module = await loadModule();
+  // The module downloads and compiles (on V8's background threads) while the snapshot is
+  // serialised; a snapshot that cannot be serialised is still the error reported.
+  const moduleLoaded = loadModule();
+  let text;
+  try {
+    text = snapshotJson(snapshot);
+  } catch (e) {
+    moduleLoaded.catch(() => {});
+    throw e;
+  }
+  const module = await moduleLoaded;
   const handle = new module.SnapshotHandle();
   let status;
   try {

@@ -1,5 +1,5 @@
 // Where the wasm module comes from (the `wasm` option of createQualifier and initQualifier) and
-// how it becomes an instance: at most one download, compiled while streaming when the server says
+// how it is compiled: at most one download, compiled while streaming when the server says
 // application/wasm, and every failure a QualifyError that names what was tried.
 import { QualifyError } from './qualify_error.js';
 
@@ -107,7 +107,7 @@ function mimeEssence(response) {
   return (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
 }
 
-async function fromResponse(response, imports) {
+async function compileResponse(response) {
   if (!isResponse(response)) {
     throw new TypeError('options.wasm: the promise did not resolve to a Response');
   }
@@ -117,25 +117,26 @@ async function fromResponse(response, imports) {
   }
   // Streaming compiles while the bytes arrive, but only from an application/wasm response; any
   // other type is read once and compiled from the bytes, never downloaded twice.
-  if (mimeEssence(response) === 'application/wasm' && typeof WebAssembly.instantiateStreaming === 'function') {
-    return WebAssembly.instantiateStreaming(response, imports);
+  if (mimeEssence(response) === 'application/wasm' && typeof WebAssembly.compileStreaming === 'function') {
+    return WebAssembly.compileStreaming(response);
   }
-  return WebAssembly.instantiate(await response.arrayBuffer(), imports);
+  return WebAssembly.compile(await response.arrayBuffer());
 }
 
-/** Instantiates the wasm module from `source` with `imports`: { instance, module }. */
-export async function wasmInstance(source, imports) {
-  if (isCompiledModule(source)) {
-    return { instance: await WebAssembly.instantiate(source, imports), module: source };
-  }
-  if (isBytes(source)) return WebAssembly.instantiate(source, imports);
+/**
+ * The compiled WebAssembly.Module of `source`: downloaded (or read) and compiled without the
+ * glue's imports, so that it can start before the glue is loaded.
+ */
+export async function compiledModule(source) {
+  if (isCompiledModule(source)) return source;
+  if (isBytes(source)) return WebAssembly.compile(source);
   if (typeof source === 'string' || isUrl(source)) {
     const file = await localFile(source);
     if (file !== null) {
       const { readFile } = await serverModule('node:fs/promises');
-      return WebAssembly.instantiate(await readFile(file), imports);
+      return WebAssembly.compile(await readFile(file));
     }
-    return fromResponse(await fetch(typeof source === 'string' ? source : source.href), imports);
+    return compileResponse(await fetch(typeof source === 'string' ? source : source.href));
   }
-  return fromResponse(await source, imports);
+  return compileResponse(await source);
 }
