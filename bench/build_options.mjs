@@ -87,6 +87,7 @@ for (const { variant, sizes } of built) {
   const flags = `-${variant.replace('-lto', ' -flto')}`;
   console.log(
     `| ${flags} | ${sizes.wasm} | ${sizes.wasmGzip} | ${sizes.glueGzip} | ` +
-      `${sizes.wasmGzip + sizes.bundleGzip} | ${us(times.small[variant])} | ${us(times.large[variant])} |`,
+      `${sizes.wasmGzip + sizes.bundleGzip} | ` +
+      `${us(times.small[variant])} | ${us(times.large[variant])} |`,
   );
 }
