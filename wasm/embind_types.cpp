@@ -1,15 +1,17 @@
 // The Embind types the bindings use, registered here instead of by Embind's own bind.cpp.
 //
-// Embind's library (system/lib/embind/bind.cpp) registers every builtin type at start-up: all
-// integer widths, 64-bit BigInts, float, std::string, std::wstring / u16string / u32string,
-// emscripten::val and eighteen memory_view types. Each registration makes the glue carry the JS
-// that converts that type (UTF-16/32 strings, emval handles, typed-array views...), whether or not
-// a binding uses it. The linker pulls bind.cpp in only for __getTypeName, so defining it here
-// keeps bind.cpp out and leaves the registration below: the glue then carries the JS of these
-// types alone (bench/wasm-build-options.md, "Download, issue 13").
+// --bind links Embind's library (system/lib/embind/bind.cpp) whole, and it registers every builtin
+// type at start-up: all integer widths, 64-bit BigInts, float, std::string, std::wstring /
+// u16string / u32string, emscripten::val and eighteen memory_view types. Each registration makes
+// the glue carry the JS that converts that type (UTF-16/32 strings, emval handles, typed-array
+// views...), whether or not a binding uses it. So the build (CMakeLists.txt) links Embind's JS
+// runtime without --bind, and this file gives what bind.cpp gave: __getTypeName, which the JS
+// runtime calls, and the registrations, of these types alone (bench/wasm-build-options.md,
+// "Download, issue 13").
 //
-// A binding that uses another type (bool, float, std::wstring, emscripten::val...) must add its
-// registration here; until then Embind refuses the call naming the type ("UnboundTypeError").
+// A binding that uses another type (void, bool, float, std::wstring, emscripten::val...) must add
+// its registration here: until then calling it throws "UnboundTypeError: Cannot call <name> due
+// to unbound types: (a type without an Embind registration: see wasm/embind_types.cpp)".
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
 
