@@ -87,8 +87,9 @@ function writeIfChanged(to, bytes) {
  * minifies the Embind glue (Emscripten's closure compiler is unavailable here) into
  * web/dist/loyalty_qualifier.mjs, and bundles web/qualifier.js with it into one minified browser
  * module, web/dist/loyalty_qualifier.browser.mjs, which finds the .wasm beside itself.
+ * bench/build_options.mjs does the same for a variant's glue beside a copy of the face (`web`).
  */
-function minifyScripts(glueFile, dist) {
+export function minifyScripts(glueFile, dist, web = path.join(root, 'web')) {
   const esbuild = createRequire(import.meta.url)('esbuild'); // a devDependency, loaded on use
   const glue = esbuild.transformSync(readFileSync(glueFile, 'utf8'), {
     minify: true,
@@ -102,7 +103,7 @@ function minifyScripts(glueFile, dist) {
       contents:
         "export { createQualifier, diagnostics } from './qualifier.js';\n" +
         "export { QualifyError } from './qualify_error.js';\n",
-      resolveDir: path.join(root, 'web'),
+      resolveDir: web,
       sourcefile: 'browser-entry.js',
       loader: 'js',
     },
