@@ -18,6 +18,8 @@ namespace lq {
 enum class field_status : uint8_t { ok, absent, wrong };
 
 field_status read_string_field(json_reader& reader, std::string& out);
+/// As read_string_field, into a view that lives until the reader's next string value.
+field_status read_string_view_field(json_reader& reader, std::string_view& out);
 
 /// A decimal given as a JSON number or a numeric string; `echo` (optional) receives its JSON text.
 field_status read_decimal_field(json_reader& reader, decimal& out, std::string* echo = nullptr);

@@ -45,8 +45,8 @@ class request_parser {
  private:
   bool read_member(std::string_view key, basket_request& request) {
     if (key == "redemption_venue") {
-      std::string venue_name;
-      if (reader_.peek() != json_type::string || !reader_.read_string(venue_name)) {
+      std::string_view venue_name;
+      if (reader_.peek() != json_type::string || !reader_.read_string_view(venue_name)) {
         return reject(kVenueMessage);
       }
       if (venue_name == "instore") {
@@ -57,8 +57,8 @@ class request_parser {
         return reject(kVenueMessage);
       }
     } else if (key == "order_timestamp") {
-      std::string text;
-      const field_status status = read_string_field(reader_, text);
+      std::string_view text;
+      const field_status status = read_string_view_field(reader_, text);
       if (status == field_status::wrong) {
         return reject("order_timestamp must be an RFC 3339 timestamp such as 2026-03-02T09:00:00Z");
       }
@@ -167,10 +167,10 @@ class request_parser {
                        bool& handled) {
     handled = key == "id" || key == "name";
     if (!handled) return true;
-    std::string& target = key == "id" ? id : scratch_;
-    if (read_string_field(reader_, target) == field_status::wrong) {
-      return reject(path(key) + " must be a string");
-    }
+    std::string_view text;
+    const field_status status = read_string_view_field(reader_, text);
+    if (status == field_status::wrong) return reject(path(key) + " must be a string");
+    if (key == "id" && status == field_status::ok) id.assign(text.data(), text.size());
     return true;
   }
 
@@ -276,7 +276,6 @@ class request_parser {
   json_reader reader_;
   field_errors errors_;
   const std::vector<std::string_view>& extra_keys_;
-  std::string scratch_;  // a value read only to be checked
 };
 
 }  // namespace
