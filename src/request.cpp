@@ -261,8 +261,15 @@ class request_parser {
         if (!full) return false;
       }
       item.full_price = *full;
-      const auto line = decimal::multiply(*full, item.quantity);
-      const auto sum = line ? decimal::add(total, *line) : std::nullopt;
+      // full * quantity, both non-negative: at or beyond the limit (or beyond 128 bits) fails
+      // as decimal::multiply would, without its 128-bit division.
+      decimal::mantissa_t line = 0;
+      if (__builtin_mul_overflow(full->units(), static_cast<decimal::mantissa_t>(item.quantity),
+                                 &line) ||
+          line >= limit.units()) {
+        return false;
+      }
+      const auto sum = decimal::add(total, decimal::from_units(line));
       if (!sum || *sum >= limit) return false;
       total = *sum;
     }
