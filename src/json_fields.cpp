@@ -10,25 +10,25 @@ namespace {
 // leading zero, then optionally '.' and 1 to 18 digits. Such a text is always in range and
 // exact, so the fast path gives decimal::parse's value; anything else goes to decimal::parse.
 std::optional<decimal> parse_decimal(std::string_view text) {
-  constexpr uint64_t kPow10[] = {1,
-                                 10,
-                                 100,
-                                 1000,
-                                 10000,
-                                 100000,
-                                 1000000,
-                                 10000000,
-                                 100000000,
-                                 1000000000,
-                                 10000000000,
-                                 100000000000,
-                                 1000000000000,
-                                 10000000000000,
-                                 100000000000000,
-                                 1000000000000000,
-                                 10000000000000000,
-                                 100000000000000000,
-                                 1000000000000000000};
+  static constexpr uint64_t kPow10[] = {1,
+                                        10,
+                                        100,
+                                        1000,
+                                        10000,
+                                        100000,
+                                        1000000,
+                                        10000000,
+                                        100000000,
+                                        1000000000,
+                                        10000000000,
+                                        100000000000,
+                                        1000000000000,
+                                        10000000000000,
+                                        100000000000000,
+                                        1000000000000000,
+                                        10000000000000000,
+                                        100000000000000000,
+                                        1000000000000000000};
   const size_t n = text.size();
   size_t i = 0;
   uint64_t whole = 0;
@@ -66,18 +66,6 @@ field_status read_string_field(json_reader& reader, std::string& out) {
   switch (reader.peek()) {
     case json_type::string:
       return reader.read_string(out) ? field_status::ok : field_status::wrong;
-    case json_type::null:
-      reader.read_null();
-      return field_status::absent;
-    default:
-      return field_status::wrong;
-  }
-}
-
-field_status read_string_view_field(json_reader& reader, std::string_view& out) {
-  switch (reader.peek()) {
-    case json_type::string:
-      return reader.read_string_view(out) ? field_status::ok : field_status::wrong;
     case json_type::null:
       reader.read_null();
       return field_status::absent;
