@@ -126,6 +126,10 @@ class json_reader {
   /// True when only white space remains.
   bool at_end();
 
+  /// Bytes read so far and bytes left.
+  size_t offset() const { return pos_; }
+  size_t remaining() const { return text_.size() - pos_; }
+
   bool failed() const { return failed_; }
   /// What went wrong and where, once failed().
   std::string error_message() const;
