@@ -18,6 +18,19 @@ namespace lq {
 enum class field_status : uint8_t { ok, absent, wrong };
 
 field_status read_string_field(json_reader& reader, std::string& out);
+/// As read_string_field, into a view that lives until the reader's next string value (inline:
+/// the request reads most of its strings through it).
+inline field_status read_string_view_field(json_reader& reader, std::string_view& out) {
+  switch (reader.peek()) {
+    case json_type::string:
+      return reader.read_string_view(out) ? field_status::ok : field_status::wrong;
+    case json_type::null:
+      reader.read_null();
+      return field_status::absent;
+    default:
+      return field_status::wrong;
+  }
+}
 
 /// A decimal given as a JSON number or a numeric string; `echo` (optional) receives its JSON text.
 field_status read_decimal_field(json_reader& reader, decimal& out, std::string* echo = nullptr);

@@ -58,6 +58,8 @@ size_t utf8_sequence_length(std::string_view s) {
   return len;
 }
 
+using json_bytes::is_plain;
+
 }  // namespace
 
 bool json_reader::fail(const char* what) {
@@ -71,35 +73,6 @@ bool json_reader::fail(const char* what) {
 
 std::string json_reader::error_message() const {
   return std::string(what_) + " at offset " + std::to_string(fail_pos_);
-}
-
-void json_reader::skip_space() {
-  while (pos_ < text_.size()) {
-    const char c = text_[pos_];
-    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
-    ++pos_;
-  }
-}
-
-json_type json_reader::peek() {
-  if (failed_) return json_type::invalid;
-  skip_space();
-  if (pos_ >= text_.size()) return json_type::invalid;
-  switch (text_[pos_]) {
-    case '{':
-      return json_type::object;
-    case '[':
-      return json_type::array;
-    case '"':
-      return json_type::string;
-    case 't':
-    case 'f':
-      return json_type::boolean;
-    case 'n':
-      return json_type::null;
-    default:
-      return text_[pos_] == '-' || is_digit(text_[pos_]) ? json_type::number : json_type::invalid;
-  }
 }
 
 bool json_reader::enter(char open) {
@@ -122,71 +95,39 @@ bool json_reader::begin_array() {
   return enter('[');
 }
 
-bool json_reader::next_member(std::string_view& key) {
-  if (failed_) return false;
-  skip_space();
-  const uint64_t bit = uint64_t{1} << depth_ % 64;
-  const bool first = (first_ & bit) != 0;
-  if (pos_ < text_.size() && text_[pos_] == '}') {
-    ++pos_;
-    --depth_;
-    return false;
+// Goes on with a string from pos_, the first byte after `start` (its first character) that is
+// not plain ASCII: the string is still viewed in place when that is valid UTF-8, and decoded
+// from its first escape on.
+bool json_reader::parse_string_rest(size_t start, std::string_view& out, std::string& buffer) {
+  while (true) {
+    while (pos_ < text_.size() && is_plain(text_[pos_])) ++pos_;
+    if (pos_ >= text_.size()) return fail("unterminated string");
+    const char c = text_[pos_];
+    if (c == '"') {
+      out = text_.substr(start, pos_ - start);
+      ++pos_;
+      return true;
+    }
+    if (c == '\\') return decode_escaped(start, out, buffer);
+    if (static_cast<unsigned char>(c) < 0x20) return fail("control character in string");
+    const size_t len = utf8_sequence_length(text_.substr(pos_));
+    if (len == 0) return fail("invalid UTF-8 in string");
+    pos_ += len;
   }
-  if (!first) {
-    if (pos_ >= text_.size() || text_[pos_] != ',') return fail("expected ',' or '}'");
-    ++pos_;
-    skip_space();
-  }
-  first_ &= ~bit;
-  if (pos_ >= text_.size() || text_[pos_] != '"') return fail("expected a member name");
-  // Fast path: a key without escapes is viewed in place.
-  const size_t start = pos_ + 1;
-  size_t end = start;
-  while (end < text_.size() && text_[end] != '"' && text_[end] != '\\' &&
-         static_cast<unsigned char>(text_[end]) >= 0x20 &&
-         static_cast<unsigned char>(text_[end]) < 0x80) {
-    ++end;
-  }
-  if (end < text_.size() && text_[end] == '"') {
-    key = text_.substr(start, end - start);
-    pos_ = end + 1;
-  } else {
-    if (!parse_string(key_)) return false;
-    key = key_;
-  }
-  skip_space();
-  if (pos_ >= text_.size() || text_[pos_] != ':') return fail("expected ':'");
-  ++pos_;
-  return true;
 }
 
-bool json_reader::next_element() {
-  if (failed_) return false;
-  skip_space();
-  const uint64_t bit = uint64_t{1} << depth_ % 64;
-  if (pos_ < text_.size() && text_[pos_] == ']') {
-    ++pos_;
-    --depth_;
-    return false;
-  }
-  if ((first_ & bit) == 0) {
-    if (pos_ >= text_.size() || text_[pos_] != ',') return fail("expected ',' or ']'");
-    ++pos_;
-  }
-  first_ &= ~bit;
-  return true;
-}
-
-bool json_reader::parse_string(std::string& out) {
-  out.clear();
-  if (pos_ >= text_.size() || text_[pos_] != '"') return fail("expected a string");
-  ++pos_;
+// Decodes the rest of a string from its first escape at pos_ into `buffer`, after the plain
+// text since `start`.
+bool json_reader::decode_escaped(size_t start, std::string_view& out, std::string& buffer) {
+  buffer.assign(text_.data() + start, pos_ - start);
+  std::string& decoded = buffer;
   while (true) {
     if (pos_ >= text_.size()) return fail("unterminated string");
     const char c = text_[pos_];
     const auto uc = static_cast<unsigned char>(c);
     if (c == '"') {
       ++pos_;
+      out = decoded;
       return true;
     }
     if (uc < 0x20) return fail("control character in string");
@@ -198,22 +139,22 @@ bool json_reader::parse_string(std::string& out) {
         case '"':
         case '\\':
         case '/':
-          out += e;
+          decoded += e;
           break;
         case 'b':
-          out += '\b';
+          decoded += '\b';
           break;
         case 'f':
-          out += '\f';
+          decoded += '\f';
           break;
         case 'n':
-          out += '\n';
+          decoded += '\n';
           break;
         case 'r':
-          out += '\r';
+          decoded += '\r';
           break;
         case 't':
-          out += '\t';
+          decoded += '\t';
           break;
         case 'u': {
           auto read_hex4 = [&](uint32_t& v) {
@@ -241,7 +182,7 @@ bool json_reader::parse_string(std::string& out) {
             }
             cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
           }
-          append_utf8(out, cp);
+          append_utf8(decoded, cp);
           break;
         }
         default:
@@ -252,26 +193,23 @@ bool json_reader::parse_string(std::string& out) {
     if (uc < 0x80) {
       // Copy a run of plain ASCII at once.
       size_t end = pos_ + 1;
-      while (end < text_.size()) {
-        const auto b = static_cast<unsigned char>(text_[end]);
-        if (b < 0x20 || b >= 0x80 || b == '"' || b == '\\') break;
-        ++end;
-      }
-      out.append(text_.data() + pos_, end - pos_);
+      while (end < text_.size() && is_plain(text_[end])) ++end;
+      decoded.append(text_.data() + pos_, end - pos_);
       pos_ = end;
       continue;
     }
     const size_t len = utf8_sequence_length(text_.substr(pos_));
     if (len == 0) return fail("invalid UTF-8 in string");
-    out.append(text_.data() + pos_, len);
+    decoded.append(text_.data() + pos_, len);
     pos_ += len;
   }
 }
 
 bool json_reader::read_string(std::string& out) {
-  if (failed_) return false;
-  skip_space();
-  return parse_string(out);
+  std::string_view view;
+  if (!read_string_view(view)) return false;
+  out.assign(view.data(), view.size());
+  return true;
 }
 
 bool json_reader::read_number(std::string_view& out) {
@@ -344,8 +282,10 @@ bool json_reader::skip_value() {
       }
       return !failed_;
     }
-    case json_type::string:
-      return parse_string(skipped_);
+    case json_type::string: {
+      std::string_view ignored;
+      return parse_string(ignored, value_);
+    }
     case json_type::number: {
       std::string_view ignored;
       return read_number(ignored);

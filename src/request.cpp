@@ -45,8 +45,8 @@ class request_parser {
  private:
   bool read_member(std::string_view key, basket_request& request) {
     if (key == "redemption_venue") {
-      std::string venue_name;
-      if (reader_.peek() != json_type::string || !reader_.read_string(venue_name)) {
+      std::string_view venue_name;
+      if (reader_.peek() != json_type::string || !reader_.read_string_view(venue_name)) {
         return reject(kVenueMessage);
       }
       if (venue_name == "instore") {
@@ -57,8 +57,8 @@ class request_parser {
         return reject(kVenueMessage);
       }
     } else if (key == "order_timestamp") {
-      std::string text;
-      const field_status status = read_string_field(reader_, text);
+      std::string_view text;
+      const field_status status = read_string_view_field(reader_, text);
       if (status == field_status::wrong) {
         return reject("order_timestamp must be an RFC 3339 timestamp such as 2026-03-02T09:00:00Z");
       }
@@ -154,11 +154,20 @@ class request_parser {
     reader_.begin_array();
     item_path path;
     while (reader_.next_element()) {
+      const size_t start = reader_.offset();
       items.emplace_back();
       if (!read_item(path, items.back())) return false;
+      if (path.item == 0) reserve_like_first(items, reader_.offset() - start);
       ++path.item;
     }
     return !reader_.failed();
+  }
+
+  // Reserves room for the lines the rest of the text holds if they are as long as the first
+  // (at most 1024 in all), so a large basket is not moved through every doubling.
+  void reserve_like_first(std::vector<basket_item>& items, size_t first_bytes) {
+    const size_t estimate = 1 + reader_.remaining() / std::max<size_t>(first_bytes, 1);
+    items.reserve(std::min<size_t>(estimate, 1024));
   }
 
   // Reads `id` into `id`, skips `name` (checking that it is a string); false when the key is
@@ -167,10 +176,10 @@ class request_parser {
                        bool& handled) {
     handled = key == "id" || key == "name";
     if (!handled) return true;
-    std::string& target = key == "id" ? id : scratch_;
-    if (read_string_field(reader_, target) == field_status::wrong) {
-      return reject(path(key) + " must be a string");
-    }
+    std::string_view text;
+    const field_status status = read_string_view_field(reader_, text);
+    if (status == field_status::wrong) return reject(path(key) + " must be a string");
+    if (key == "id" && status == field_status::ok) id.assign(text.data(), text.size());
     return true;
   }
 
@@ -261,8 +270,15 @@ class request_parser {
         if (!full) return false;
       }
       item.full_price = *full;
-      const auto line = decimal::multiply(*full, item.quantity);
-      const auto sum = line ? decimal::add(total, *line) : std::nullopt;
+      // full * quantity, both non-negative: at or beyond the limit (or beyond 128 bits) fails
+      // as decimal::multiply would, without its 128-bit division.
+      decimal::mantissa_t line = 0;
+      if (__builtin_mul_overflow(full->units(), static_cast<decimal::mantissa_t>(item.quantity),
+                                 &line) ||
+          line >= limit.units()) {
+        return false;
+      }
+      const auto sum = decimal::add(total, decimal::from_units(line));
       if (!sum || *sum >= limit) return false;
       total = *sum;
     }
@@ -276,7 +292,6 @@ class request_parser {
   json_reader reader_;
   field_errors errors_;
   const std::vector<std::string_view>& extra_keys_;
-  std::string scratch_;  // a value read only to be checked
 };
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "decimal.hpp"
+#include "json_fields.hpp"
 #include "json_reader.hpp"
 
 namespace {
@@ -286,4 +288,83 @@ TEST_CASE("member names are decoded and checked like strings") {
 
   CHECK(error_of("{\"\xff\":1}") == "invalid UTF-8 in string at offset 2");
   CHECK(error_of("{\"a\nb\":1}") == "control character in string at offset 3");
+}
+
+TEST_CASE("read_string_view views a plain string in place and decodes an escaped one") {
+  const std::string text = R"(["plain caf)"
+                           "\xc3\xa9"
+                           R"(", "with \"escape\" and \u00e9 after", "tail"])";
+  json_reader reader(text);
+  REQUIRE(reader.begin_array());
+  std::string_view value;
+  REQUIRE(reader.next_element());
+  REQUIRE(reader.read_string_view(value));
+  CHECK(value == "plain caf\xc3\xa9");
+  CHECK(value.data() == text.data() + 2);  // in place: nothing copied
+  REQUIRE(reader.next_element());
+  REQUIRE(reader.read_string_view(value));
+  CHECK(value == "with \"escape\" and \xc3\xa9 after");
+  REQUIRE(reader.next_element());
+  REQUIRE(reader.read_string_view(value));
+  CHECK(value == "tail");
+  CHECK_FALSE(reader.next_element());
+  CHECK(reader.at_end());
+
+  // Errors after a plain run keep their offsets.
+  CHECK(error_of("\"abc\x01\"") == "control character in string at offset 4");
+  CHECK(error_of("\"abc\\q\"") == "invalid escape in string at offset 6");
+  CHECK(error_of("\"abc") == "unterminated string at offset 4");
+  CHECK(error_of("\"ab\xc3\xa9\xff\"") == "invalid UTF-8 in string at offset 5");
+}
+
+TEST_CASE("a decimal field reads every text exactly as decimal::parse does") {
+  // The field reader's fast path for plain prices must agree with the full parser everywhere,
+  // including just outside the fast path's shape.
+  const char* texts[] = {
+      "0",
+      "5",
+      "16.23",
+      "0.5",
+      "00.5",
+      "01",
+      "0.",
+      ".5",
+      "1.0",
+      "-1.5",
+      "-0",
+      "1e2",
+      "1.5e1",
+      "1.50E-1",
+      "12a",
+      "1.2.3",
+      "999999999999999",
+      "1000000000000000",
+      "999999999999999.999999999999999999",
+      "0.123456789012345678",
+      "0.1234567890123456789",
+      "1.0000000000000000000",
+      "0000000000000000",
+      "123456789012345678",
+      "1 ",
+      "",
+  };
+  for (const char* text : texts) {
+    for (const bool quoted : {false, true}) {
+      const std::string json = quoted ? "\"" + std::string(text) + "\"" : std::string(text);
+      INFO("json: " << json);
+      json_reader reader(json);
+      lq::decimal value;
+      const lq::field_status status = lq::read_decimal_field(reader, value);
+      std::string_view number = text;  // a JSON number's text ends before white space
+      if (!quoted) number = number.substr(0, number.find(' '));
+      const auto expected = lq::decimal::parse(number);
+      if (!quoted && !reader.failed() && status == lq::field_status::wrong) {
+        CHECK_FALSE(expected);  // a JSON number decimal::parse refuses
+        continue;
+      }
+      if (reader.failed() || !reader.at_end()) continue;  // not one JSON number
+      CHECK((status == lq::field_status::ok) == expected.has_value());
+      if (expected && status == lq::field_status::ok) CHECK(value == *expected);
+    }
+  }
 }
