@@ -304,7 +304,9 @@ bool json_reader::skip_value() {
 
 bool json_reader::at_end() {
   skip_space();
-  return !failed_ && pos_ == text_.size();
+  if (failed_) return false;
+  if (pos_ != text_.size()) return fail("unexpected text after the JSON value");
+  return true;
 }
 
 }  // namespace lq

@@ -123,7 +123,7 @@ class json_reader {
   bool read_null();
   /// Skips one value of any type.
   bool skip_value();
-  /// True when only white space remains.
+  /// True when only white space remains; otherwise a failure at the first byte after the value.
   bool at_end();
 
   /// Bytes read so far and bytes left.

@@ -4,13 +4,16 @@ namespace lq {
 
 std::optional<uint32_t> snapshot::symbol_of(std::string_view name) const {
   if (symbols.empty()) return std::nullopt;
-  auto it = symbols.find(std::string(name));
+  auto it = symbols.find(name);
   if (it == symbols.end()) return std::nullopt;
   return it->second;
 }
 
 uint32_t snapshot::intern(const std::string& name) {
-  return symbols.emplace(name, static_cast<uint32_t>(symbols.size())).first->second;
+  if (auto it = symbols.find(name); it != symbols.end()) return it->second;
+  const auto symbol = static_cast<uint32_t>(symbols.size());
+  symbols.emplace(symbol_names.emplace_back(name), symbol);
+  return symbol;
 }
 
 void snapshot::index_offers() {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,8 +34,18 @@ struct snapshot {
   /// Points products in output order (points ascending, then id).
   std::vector<offer> points_products;
 
-  /// Product ids and categories named by any offer, interned to small integers.
-  std::unordered_map<std::string, uint32_t> symbols;
+  /// Product ids and categories named by any offer, interned to small integers. The map's keys
+  /// view the names `symbol_names` owns (a deque: its elements never move), so that a lookup by a
+  /// basket line's id (a view into the request text) builds no string.
+  std::deque<std::string> symbol_names;
+  std::unordered_map<std::string_view, uint32_t> symbols;
+
+  snapshot() = default;
+  snapshot(snapshot&&) = default;
+  snapshot& operator=(snapshot&&) = default;
+  // A copy's symbol keys would view the original's names.
+  snapshot(const snapshot&) = delete;
+  snapshot& operator=(const snapshot&) = delete;
 
   /// Per symbol, the offers naming it in `products` / `categories`, as global offer numbers:
   /// rewards are 0..R-1, points products R..R+P-1.

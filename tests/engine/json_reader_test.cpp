@@ -4,6 +4,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "decimal.hpp"
 #include "json_fields.hpp"
@@ -165,10 +167,13 @@ TEST_CASE("every syntax error names what went wrong and its byte offset") {
   }
 }
 
-TEST_CASE("content after the value is not the end") {
-  for (const char* text : {"1 2", "{} {}", "nulll", "01", "\"a\"x"}) {
+TEST_CASE("content after the value is not the end, and is named at its first byte") {
+  const std::vector<std::pair<std::string, int>> cases = {{"1 2", 2}, {"{} {}", 3},  {"nulll", 4},
+                                                          {"01", 1},  {"\"a\"x", 3}, {"{}\n x", 4}};
+  for (const auto& [text, offset] : cases) {
     INFO("text: " << text);
-    CHECK(error_of(text) == "trailing content");
+    CHECK(error_of(text) ==
+          "unexpected text after the JSON value at offset " + std::to_string(offset));
   }
 }
 

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "decimal.hpp"
@@ -85,6 +86,19 @@ TEST_CASE("a body that is not a JSON object is a 400") {
     REQUIRE_FALSE(result.ok());
     CHECK(result.err().code == 400);
     CHECK_FALSE(result.err().message.empty());
+  }
+}
+
+TEST_CASE("text after the request object is a syntax error named at its first byte") {
+  for (const auto& [body, offset] : std::vector<std::pair<std::string, int>>{
+           {"{} x", 3}, {"{\"items\":[]}}", 12}, {"[] []", 3}, {"{}\n\t{}", 4}}) {
+    INFO("body: '" << body << "'");
+    const auto result = lq::parse_request(body);
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.err().code == 400);
+    CHECK(result.err().message ==
+          "request body is not valid JSON: unexpected text after the JSON value at offset " +
+              std::to_string(offset));
   }
 }
 

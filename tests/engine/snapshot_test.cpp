@@ -89,6 +89,15 @@ TEST_CASE("a snapshot that is not valid JSON is a 422 load error") {
   }
 }
 
+TEST_CASE("text after the snapshot object is a 422 naming its first byte") {
+  const auto result = lq::load_snapshot("{} x");
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.err().code == 422);
+  CHECK_THAT(
+      result.err().message,
+      Catch::EndsWith("is not valid JSON: unexpected text after the JSON value at offset 3"));
+}
+
 TEST_CASE("a snapshot that is not a JSON object is a 422 load error") {
   for (const char* bad : {"[]", "1", "null", "\"snapshot\""}) {
     INFO("snapshot: " << bad);
