@@ -162,7 +162,7 @@ export function indexedDbSnapshotStore(options?: {
   databaseName?: string;
   storeName?: string;
 }): IndexedDbSnapshotStore;
-/** Node: one JSON file per key in `directory`, written atomically; node:fs is loaded on first use. */
+/** Node: one JSON file per key in `directory`, written to a temporary file, synced, renamed (the directory synced too); node:fs is loaded on first use. */
 export function fileSnapshotStore(options: { directory: string }): FileSnapshotStore;
 /** IndexedDB, else localStorage, else (Node) files under ~/.cache/loyalty-qualifier, else memory. */
 export function defaultSnapshotStore(options?: { directory?: string }): SnapshotStore;
@@ -227,7 +227,7 @@ export function indexedDbOrderOutbox(options?: {
   databaseName?: string;
   storeName?: string;
 }): IndexedDbOrderOutbox;
-/** Node: one JSON file per order in `directory`, written to a temporary file, synced, renamed. */
+/** Node: one JSON file per order in `directory`, written to a temporary file, synced, renamed (the directory synced too). */
 export function fileOrderOutbox(options: { directory: string }): FileOrderOutbox;
 /** IndexedDB, else (Node) files under ~/.local/state/loyalty-qualifier/orders, else memory. */
 export function defaultOrderOutbox(options?: { directory?: string }): OrderOutbox;
