@@ -211,7 +211,10 @@ export interface PendingOrder {
   policyApplied: boolean;
   attempts: number;
   lastAttemptAt?: number;
-  /** Why the last attempt stayed undecided. */
+  /**
+   * Why the last attempt stayed undecided: no answer, or (after an attempt without an answer) a
+   * 4xx other than 400 that does not say whether the order was billed, e.g. a 409.
+   */
   lastError: string | null;
 }
 
