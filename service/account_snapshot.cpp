@@ -100,10 +100,19 @@ account_read_query account_read_query_of(const httplib::Params& params) {
 namespace {
 
 // Explain codes meaning "not usable now at this location and venue" (basket-independent).
-bool unusable_here(const std::string& code, bool location_asked) {
-  return code == "VENUE_MISMATCH" || code == "LOCATION_MISMATCH" || code == "EXPIRED" ||
-         code == "NOT_STARTED" || code == "OUTSIDE_TIME_WINDOW" ||
-         (location_asked && code == "LOCATION_REQUIRED");
+bool unusable_here(reason_code code, bool location_asked) {
+  switch (code) {
+    case reason_code::venue_mismatch:
+    case reason_code::location_mismatch:
+    case reason_code::expired:
+    case reason_code::not_started:
+    case reason_code::outside_time_window:
+      return true;
+    case reason_code::location_required:
+      return location_asked;
+    default:
+      return false;
+  }
 }
 
 // The vendor's states of a usable reward (`delivered`, `active`) are this service's `redeemable`.
@@ -135,22 +144,25 @@ result<std::string> build_account_read(const std::string& account_json, const qu
     }
   }
   // The engine's own rules decide what is usable: the venue check gives the contract's 400.
-  result<std::string> explained = engine.explain_json(request.dump(), now);
-  if (!explained) return explained.err();
+  if (!engine.has_snapshot()) return error{422, "no snapshot is loaded"};
+  result<basket_request> asked = parse_request(request.dump());
+  if (!asked) return asked.err();
+  const snapshot& snap = engine.current();
+  const explain_result explained = explain(snap, *asked, now);
 
-  std::set<std::pair<std::string, std::string>> unusable;  // (kind, id)
-  const json explanation = json::parse(explained.value());
-  for (const json& entry : explanation["entries"]) {
-    for (const json& why : entry["reasons"]) {
-      if (unusable_here(why["code"].get<std::string>(), location_asked)) {
-        unusable.emplace(entry["kind"].get<std::string>(), entry["id"].get<std::string>());
-        break;
-      }
-    }
+  std::set<std::pair<offer_kind, std::string>> unusable;  // (kind, id)
+  for (const explanation& entry : explained.entries) {
+    const bool out =
+        std::any_of(entry.reasons.begin(), entry.reasons.end(),
+                    [&](const reason& why) { return unusable_here(why.code, location_asked); });
+    if (!out) continue;
+    const std::vector<offer>& list =
+        entry.kind == offer_kind::reward ? snap.rewards : snap.points_products;
+    unusable.emplace(entry.kind, list[entry.index].id);
   }
   const std::vector<std::string> states =
       query.reward_states.value_or(std::vector<std::string>{"redeemable"});
-  auto keep = [&](const char* list, const char* kind, bool by_state) {
+  auto keep = [&](const char* list, offer_kind kind, bool by_state) {
     json kept = json::array();
     for (json& record : body[list]) {
       const std::string id = record.value("id", "");
@@ -160,8 +172,8 @@ result<std::string> build_account_read(const std::string& account_json, const qu
     }
     body[list] = std::move(kept);
   };
-  keep("rewards", "reward", true);
-  keep("points_products", "points_product", false);
+  keep("rewards", offer_kind::reward, true);
+  keep("points_products", offer_kind::points_product, false);
   return body.dump();
 }
 

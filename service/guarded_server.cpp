@@ -75,40 +75,40 @@ class connection_pool : public httplib::TaskQueue {
   }
 
  private:
-  void work() {
+  using job_queue = std::deque<std::function<void()>>;
+
+  // Runs the jobs of `queue` in order until the pool stops and the queue is empty; `after_job`
+  // runs under the lock after each job.
+  template <typename AfterJob>
+  void drain(job_queue& queue, std::condition_variable& ready, AfterJob after_job) {
     std::unique_lock<std::mutex> lock(mutex_);
     while (true) {
-      job_ready_.wait(lock, [this] { return !jobs_.empty() || stopping_; });
-      if (jobs_.empty()) return;
-      std::function<void()> job = std::move(jobs_.front());
-      jobs_.pop_front();
+      ready.wait(lock, [&] { return !queue.empty() || stopping_; });
+      if (queue.empty()) return;
+      std::function<void()> job = std::move(queue.front());
+      queue.pop_front();
       lock.unlock();
       job();
       lock.lock();
-      --admitted_;
+      after_job();
     }
+  }
+
+  void work() {
+    drain(jobs_, job_ready_, [this] { --admitted_; });
   }
 
   void reject_loop() {
     current_admission = admission::reject;
-    std::unique_lock<std::mutex> lock(mutex_);
-    while (true) {
-      rejection_ready_.wait(lock, [this] { return !rejections_.empty() || stopping_; });
-      if (rejections_.empty()) return;
-      std::function<void()> job = std::move(rejections_.front());
-      rejections_.pop_front();
-      lock.unlock();
-      job();
-      lock.lock();
-    }
+    drain(rejections_, rejection_ready_, [] {});
   }
 
   const size_t max_;
   std::mutex mutex_;
   std::condition_variable job_ready_;
   std::condition_variable rejection_ready_;
-  std::deque<std::function<void()>> jobs_;
-  std::deque<std::function<void()>> rejections_;
+  job_queue jobs_;
+  job_queue rejections_;
   std::vector<std::thread> threads_;
   std::thread rejecter_;
   size_t admitted_ = 0;

@@ -51,6 +51,20 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * The account read's query parameters, which narrow it as the loyalty service does: only the
+ * rewards and points products usable now at that location and venue. Without any, the whole
+ * account. An option of the wrong type, or an unknown one, is a TypeError before any request.
+ */
+export interface AccountReadOptions {
+  /** `location_uid`: usable at this location (one of another merchant keeps only unrestricted records). */
+  locationUid?: string;
+  /** `redemption_venue`: usable at this venue (the service's default: online); anything else is a 400. */
+  redemptionVenue?: 'instore' | 'online';
+  /** `reward_states[]`, sent once per state: rewards in one of these states (default redeemable). */
+  rewardStates?: readonly string[];
+}
+
 // ---------------------------------------------------------------------------------------------
 // LoyaltyClient
 
@@ -97,13 +111,14 @@ export declare class LoyaltyClient {
   readonly identity: string;
   /** POST /api/baskets/qualifying (API spec 4.1). */
   qualify(basket: QualifyRequest | string, options?: RequestOptions): Promise<QualifyResult>;
-  /** GET /api/account: the account snapshot (contract section 1). */
-  account(options?: RequestOptions): Promise<Snapshot>;
+  /** GET /api/account: the account snapshot (contract section 1), narrowed by the read options. */
+  account(options?: RequestOptions & AccountReadOptions): Promise<Snapshot>;
   /**
    * GET /api/account with `If-None-Match: etag` (when etag is a string): the service answers 304
    * when the account's snapshot is unchanged (its strong ETag changes exactly when it changes).
+   * The read options are account()'s; the ETag is that of the narrowed read they ask for.
    */
-  accountIfChanged(etag: string | null, options?: RequestOptions): Promise<AccountAnswer>;
+  accountIfChanged(etag: string | null, options?: RequestOptions & AccountReadOptions): Promise<AccountAnswer>;
   /** POST /api/baskets: creates or updates a basket. */
   saveBasket(body: BasketBody | string, options?: RequestOptions): Promise<BasketResponse>;
 }
@@ -162,7 +177,7 @@ export function indexedDbSnapshotStore(options?: {
   databaseName?: string;
   storeName?: string;
 }): IndexedDbSnapshotStore;
-/** Node: one JSON file per key in `directory`, written atomically; node:fs is loaded on first use. */
+/** Node: one JSON file per key in `directory`, written to a temporary file, synced, renamed (the directory synced too); node:fs is loaded on first use. */
 export function fileSnapshotStore(options: { directory: string }): FileSnapshotStore;
 /** IndexedDB, else localStorage, else (Node) files under ~/.cache/loyalty-qualifier, else memory. */
 export function defaultSnapshotStore(options?: { directory?: string }): SnapshotStore;
@@ -196,7 +211,10 @@ export interface PendingOrder {
   policyApplied: boolean;
   attempts: number;
   lastAttemptAt?: number;
-  /** Why the last attempt stayed undecided. */
+  /**
+   * Why the last attempt stayed undecided: no answer, or (after an attempt without an answer) a
+   * 4xx other than 400 that does not say whether the order was billed, e.g. a 409.
+   */
   lastError: string | null;
 }
 
@@ -227,7 +245,7 @@ export function indexedDbOrderOutbox(options?: {
   databaseName?: string;
   storeName?: string;
 }): IndexedDbOrderOutbox;
-/** Node: one JSON file per order in `directory`, written to a temporary file, synced, renamed. */
+/** Node: one JSON file per order in `directory`, written to a temporary file, synced, renamed (the directory synced too). */
 export function fileOrderOutbox(options: { directory: string }): FileOrderOutbox;
 /** IndexedDB, else (Node) files under ~/.local/state/loyalty-qualifier/orders, else memory. */
 export function defaultOrderOutbox(options?: { directory?: string }): OrderOutbox;
@@ -238,10 +256,13 @@ export function defaultOrderOutbox(options?: { directory?: string }): OrderOutbo
 /** What HybridQualifier needs of its client (a LoyaltyClient). */
 export interface QualifyingClient {
   qualify(basket: QualifyRequest | string): Promise<QualifyResult>;
-  /** The snapshot (accountShape 'snapshot') or the loyalty service's account read ('loyalty-api'). */
-  account(): Promise<Snapshot | AccountRead>;
-  /** Used for conditional refreshes when present. */
-  accountIfChanged?(etag: string | null): Promise<AccountAnswer>;
+  /**
+   * The snapshot (accountShape 'snapshot') or the loyalty service's account read ('loyalty-api',
+   * asked for with the context's location and venue as `options` when it names them).
+   */
+  account(options?: AccountReadOptions): Promise<Snapshot | AccountRead>;
+  /** Used for conditional refreshes when present; `options` as for account(). */
+  accountIfChanged?(etag: string | null, options?: AccountReadOptions): Promise<AccountAnswer>;
   /** Needed by checkout(). */
   saveBasket?(body: BasketBody | string): Promise<BasketResponse>;
   readonly identity?: string;
@@ -346,7 +367,11 @@ export interface HybridQualifierOptions {
    * snapshotFromAccount and `context`, `fetchedAt` being the time of each fetch).
    */
   accountShape?: 'snapshot' | 'loyalty-api';
-  /** Required with accountShape 'loyalty-api'. */
+  /**
+   * Required with accountShape 'loyalty-api'. Its `locationUid` and `venue` are also sent with
+   * each account read (`locationUid`, `redemptionVenue`), so the read is the one the snapshot is
+   * made for.
+   */
   context?: Omit<AccountContext, 'fetchedAt'>;
 }
 

@@ -40,6 +40,15 @@ function sameJson(a, b) {
   return keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameJson(a[key], b[key]));
 }
 
+// The account-read options (LoyaltyClient.account) of a 'loyalty-api' context: its location and
+// venue, when it names them.
+function accountReadOf(context) {
+  const read = {};
+  if (context.locationUid !== undefined && context.locationUid !== null) read.locationUid = context.locationUid;
+  if (context.venue !== undefined && context.venue !== null) read.redemptionVenue = context.venue;
+  return read;
+}
+
 function checkOutbox(outbox) {
   for (const method of ['list', 'put', 'remove']) {
     if (typeof outbox?.[method] !== 'function') {
@@ -70,6 +79,7 @@ export class HybridQualifier {
   #initialSnapshot;
   #accountShape;
   #context;
+  #accountRead;
   #qualifier = null;
   #snapshot = null;
   #etag = null;
@@ -143,6 +153,9 @@ export class HybridQualifier {
     this.#orders.start();
     this.#accountShape = accountShape;
     this.#context = context ?? null;
+    // The loyalty service's account read is narrowed to one location and venue: ask for the
+    // ones the snapshot is made for.
+    this.#accountRead = accountShape === 'loyalty-api' ? accountReadOf(context) : null;
   }
 
   /**
@@ -375,11 +388,14 @@ export class HybridQualifier {
   async #fetchAccount() {
     if (typeof this.#client.accountIfChanged === 'function') {
       const etag = this.#qualifier !== null ? this.#etag : null;
-      const answer = await this.#client.accountIfChanged(etag);
+      const answer = await (this.#accountRead
+        ? this.#client.accountIfChanged(etag, this.#accountRead)
+        : this.#client.accountIfChanged(etag));
       if (answer.notModified && this.#qualifier !== null) return { notModified: true };
       if (!answer.notModified) return { notModified: false, body: answer.snapshot, etag: answer.etag ?? null };
     }
-    return { notModified: false, body: await this.#client.account(), etag: null };
+    const body = await (this.#accountRead ? this.#client.account(this.#accountRead) : this.#client.account());
+    return { notModified: false, body, etag: null };
   }
 
   // The one step from a fetched account body to the snapshot the engine loads: the snapshot

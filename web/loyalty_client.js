@@ -161,6 +161,37 @@ export class ServiceEndpoint {
   }
 }
 
+const ACCOUNT_READ_OPTIONS = ['locationUid', 'redemptionVenue', 'rewardStates'];
+
+/**
+ * The account read's query string (`?location_uid=...&redemption_venue=...&reward_states[]=...`,
+ * one `reward_states[]` per state: the bracket convention of API spec 4.5), '' without any.
+ * TypeError for an unknown option or one of the wrong type; the service judges the values (400).
+ */
+function accountQuery(read) {
+  const unknown = Object.keys(read).find((name) => !ACCOUNT_READ_OPTIONS.includes(name));
+  if (unknown !== undefined) {
+    throw new TypeError(`unknown account read option "${unknown}" (known: signal, ${ACCOUNT_READ_OPTIONS.join(', ')})`);
+  }
+  const { locationUid, redemptionVenue, rewardStates } = read;
+  const parts = [];
+  if (locationUid !== undefined) {
+    parts.push(`location_uid=${encodeURIComponent(requireText(locationUid, 'locationUid'))}`);
+  }
+  if (redemptionVenue !== undefined) {
+    parts.push(`redemption_venue=${encodeURIComponent(requireText(redemptionVenue, 'redemptionVenue'))}`);
+  }
+  if (rewardStates !== undefined) {
+    if (!Array.isArray(rewardStates) || rewardStates.length === 0) {
+      throw new TypeError('rewardStates must be a non-empty array of strings');
+    }
+    for (const state of rewardStates) {
+      parts.push(`reward_states[]=${encodeURIComponent(requireText(state, 'rewardStates[]'))}`);
+    }
+  }
+  return parts.length === 0 ? '' : `?${parts.join('&')}`;
+}
+
 // FNV-1a (32 bit) as hex: tells stored snapshots apart without storing the secrets themselves.
 function fingerprint(text) {
   let hash = 0x811c9dc5;
@@ -210,20 +241,26 @@ export class LoyaltyClient {
     return this.#endpoint.request('POST', '/api/baskets/qualifying', { body, signal });
   }
 
-  /** GET /api/account: the account snapshot, exactly what createQualifier() accepts. */
-  async account({ signal } = {}) {
-    return this.#endpoint.request('GET', '/api/account', { signal });
+  /**
+   * GET /api/account: the account snapshot, exactly what createQualifier() accepts. With
+   * `locationUid`, `redemptionVenue` or `rewardStates`, the read is narrowed as the loyalty
+   * service narrows it (`location_uid`, `redemption_venue`, `reward_states[]`).
+   */
+  async account({ signal, ...read } = {}) {
+    return this.#endpoint.request('GET', `/api/account${accountQuery(read)}`, { signal });
   }
 
   /**
    * GET /api/account sent with `If-None-Match: etag` (when etag is a string): resolves
    * { notModified: true, etag } for a 304, else { notModified: false, snapshot, etag } (etag: the
-   * answer's ETag, or null).
+   * answer's ETag, or null). The read options are account()'s; the ETag is that of the read
+   * they ask for.
    */
-  async accountIfChanged(etag, { signal } = {}) {
+  async accountIfChanged(etag, { signal, ...read } = {}) {
+    const path = `/api/account${accountQuery(read)}`;
     const exchange = { allowNotModified: typeof etag === 'string' };
     const extra = typeof etag === 'string' ? { 'If-None-Match': etag } : {};
-    const snapshot = await this.#endpoint.request('GET', '/api/account', {
+    const snapshot = await this.#endpoint.request('GET', path, {
       signal,
       exchange,
       headers: extra,

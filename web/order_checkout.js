@@ -233,8 +233,8 @@ export class OrderCheckout {
         outcomes.push(queuedOutcome(order));
         continue;
       }
-      const outcome = await this.#send(order);
-      if (outcome.status === 'queued') reachable = false;
+      const { outcome, answered } = await this.#send(order);
+      if (!answered) reachable = false;
       outcomes.push(outcome);
     }
     clearTimeout(this.#timer);
@@ -247,6 +247,8 @@ export class OrderCheckout {
     return outcomes;
   }
 
+  // One attempt: { outcome, answered }, answered false when no answer came (the service is not
+  // reachable now).
   async #send(order) {
     order.attempts += 1;
     order.lastAttemptAt = Date.now();
@@ -260,21 +262,34 @@ export class OrderCheckout {
         order.lastError = e?.message ?? String(e);
         this.#applyPolicy(order);
         await this.#outbox.put(order);
-        return queuedOutcome(order);
+        return { outcome: queuedOutcome(order), answered: false };
       }
-      return this.#settle(order, {
+      if (order.attempts > 1 && e.code !== 400) {
+        // An earlier attempt got no answer (lost, or the process stopped while it was sent), so
+        // it may have billed the basket. A 409 (another till completed, refunded or voided the
+        // basket since) or a 401/404/406 does not say whether it did: the order stays queued,
+        // never 'refused'. A 400 does say it: the service judges the contents only of a basket
+        // it has not billed (a billed one answers a re-send with what it billed), and the
+        // re-sent body is the one first sent, at most without its offer.
+        order.lastError = `an earlier attempt got no answer, and the service now answers ${e.code}: ${e.message}`;
+        await this.#outbox.put(order);
+        return { outcome: queuedOutcome(order), answered: true };
+      }
+      const refused = await this.#settle(order, {
         status: 'refused',
         basketId: order.basketId,
         discount: '0.00',
         message: e.message,
       });
+      return { outcome: refused, answered: true };
     }
-    return this.#settle(order, {
+    const billed = await this.#settle(order, {
       status: 'billed',
       basketId: order.basketId,
       discount: typeof answer?.discount === 'string' ? answer.discount : '0.00',
       message: 'Billed by the loyalty service.',
     });
+    return { outcome: billed, answered: true };
   }
 
   // What the kiosk may promise for an order it cannot confirm now (applied once, at the first

@@ -4,6 +4,7 @@
 // records by (owner, basketId); list() gives them in the order they were queued (`sequence`).
 // Every method may return a value or a Promise. The Node file outbox loads node:fs only when used.
 
+import { writeFileDurably } from './durable_file.js';
 import { indexedDbObjectStore } from './indexed_db_store.js';
 
 /** A stored order, or null when the value is not one (a damaged record is skipped, never lost). */
@@ -79,17 +80,17 @@ async function nodeFs() {
 }
 
 /**
- * Orders as JSON files in a directory (Node), one per order, each written to a temporary file,
- * flushed to disk and renamed over the old one: a crash leaves the old record or the new one,
- * never half of one.
+ * Orders as JSON files in a directory (Node), one per order, each replaced durably (written to a
+ * temporary file, flushed to disk, renamed over the old one, the directory flushed): a crash
+ * leaves the old record or the new one, never half of one.
  */
 export function fileOrderOutbox({ directory } = {}) {
   if (typeof directory !== 'string' || directory.length === 0) {
     throw new TypeError('fileOrderOutbox needs { directory }');
   }
   const folder = directory.replace(/[\\/]+$/, '');
-  const fileOf = (order) =>
-    `${folder}/${encodeURIComponent(order.owner)}~${encodeURIComponent(order.basketId)}.order.json`;
+  const nameOf = (order) => `${encodeURIComponent(order.owner)}~${encodeURIComponent(order.basketId)}.order.json`;
+  const fileOf = (order) => `${folder}/${nameOf(order)}`;
   return {
     kind: 'file',
     directory,
@@ -124,23 +125,7 @@ export function fileOrderOutbox({ directory } = {}) {
     },
     put: async (order) => {
       const checked = checkOrder(order);
-      const fs = await nodeFs();
-      await fs.mkdir(folder, { recursive: true });
-      const file = fileOf(checked);
-      const temporary = `${file}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
-      let handle = null;
-      try {
-        handle = await fs.open(temporary, 'w', 0o600);
-        await handle.writeFile(JSON.stringify(checked));
-        await handle.sync();
-        await handle.close();
-        handle = null;
-        await fs.rename(temporary, file);
-      } catch (e) {
-        await handle?.close().catch(() => {});
-        await fs.rm(temporary, { force: true });
-        throw e;
-      }
+      await writeFileDurably(folder, nameOf(checked), JSON.stringify(checked));
     },
     remove: async (order) => {
       const fs = await nodeFs();

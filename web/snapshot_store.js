@@ -2,6 +2,7 @@
 // { snapshot, savedAt, etag? } (savedAt: epoch milliseconds; etag: the service's ETag) by key; every method may return a value or
 // a Promise. The Node file store loads node:fs only when used, so browsers never see it.
 
+import { writeFileDurably } from './durable_file.js';
 import { indexedDbObjectStore } from './indexed_db_store.js';
 
 function checkKey(key) {
@@ -87,12 +88,16 @@ async function nodeFs() {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
 }
 
-/** Entries as JSON files in a directory (Node), one file per key, each written atomically. */
+/**
+ * Entries as JSON files in a directory (Node), one file per key, each replaced durably: a crash
+ * leaves the old entry or the new one, never half of one.
+ */
 export function fileSnapshotStore({ directory } = {}) {
   if (typeof directory !== 'string' || directory.length === 0) {
     throw new TypeError('fileSnapshotStore needs { directory }');
   }
-  const fileOf = (key) => `${directory.replace(/[\\/]+$/, '')}/${encodeURIComponent(checkKey(key))}.json`;
+  const nameOf = (key) => `${encodeURIComponent(checkKey(key))}.json`;
+  const fileOf = (key) => `${directory.replace(/[\\/]+$/, '')}/${nameOf(key)}`;
   return {
     kind: 'file',
     directory,
@@ -106,18 +111,7 @@ export function fileSnapshotStore({ directory } = {}) {
       }
     },
     save: async (key, entry) => {
-      const fs = await nodeFs();
-      const file = fileOf(key);
-      await fs.mkdir(directory, { recursive: true });
-      // Write then rename: a reader never sees half a file, even after a crash.
-      const temporary = `${file}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
-      try {
-        await fs.writeFile(temporary, JSON.stringify(entry), { mode: 0o600 });
-        await fs.rename(temporary, file);
-      } catch (e) {
-        await fs.rm(temporary, { force: true });
-        throw e;
-      }
+      await writeFileDurably(directory, nameOf(key), JSON.stringify(entry));
     },
     remove: async (key) => {
       const fs = await nodeFs();

@@ -12,17 +12,13 @@ import readline from 'node:readline';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { chromium } from 'playwright-core';
-
 import { createKioskServer } from '../../scripts/kiosk.mjs';
+import { launchChromium } from '../js/support.js';
 import { ensureWasm, serviceBinary } from '../service/harness.js';
 import { startLossyProxy } from '../service/lossy_proxy.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const shots = path.join(root, 'test-output/kiosk');
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run'];
 // Tuesday 08:15 in New York: the in-store breakfast reward is in its window.
 const NOW = '2026-11-24T13:15:00Z';
 const MEDIA_TYPE = 'application/vnd.service-v1+json';
@@ -160,7 +156,7 @@ before(async () => {
   mkdirSync(shots, { recursive: true });
   scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-kiosk-'));
   kiosk = await startKiosk(path.join(scratch, 'demo.db'), serviceBin);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_FLAGS, timeout: 60_000 });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
   page.setDefaultTimeout(STEP);
   watch(page, 'kiosk');

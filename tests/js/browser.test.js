@@ -7,21 +7,10 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { chromium } from 'playwright-core';
-
 import * as api from '../../web/index.js';
 import { caseOutcome } from './case_outcome.js';
-import { loadPublicCases, root } from './support.js';
+import { launchChromium, loadPublicCases, root } from './support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -82,11 +71,7 @@ before(async () => {
   server = http.createServer(serve);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: LAUNCH_FLAGS,
-    timeout: 60_000,
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
   page.setDefaultTimeout(60_000);
   await page.goto(`${origin}/__test__/page.html`);

@@ -7,11 +7,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { chromium } from 'playwright-core';
-
 import * as api from '../../web/index.js';
 import { CONTEXT, DOCUMENTED, DOCUMENTED_STRINGS, REWARDS_ONLY, VENDOR_EXAMPLE, accountError, accountOutcome } from './account_reads.js';
-import { root } from './support.js';
+import { launchChromium, root } from './support.js';
 import { offsetAt, parsePosixTz, readTzif } from './tz_footers.js';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm' };
@@ -65,11 +63,7 @@ before(async () => {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    timeout: 60_000,
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
   page.setDefaultTimeout(60_000);
   await page.goto(`${origin}/__test__/page.html`);

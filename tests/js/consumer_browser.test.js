@@ -12,21 +12,11 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import * as esbuild from 'esbuild';
-import { chromium } from 'playwright-core';
 import { build as viteBuild } from 'vite';
 
 import { consumerProject } from './consumer_project.js';
-import { exampleRewards, root } from './support.js';
+import { exampleRewards, launchChromium, root } from './support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -201,7 +191,7 @@ before(async () => {
   server = http.createServer(serve);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_FLAGS });
+  browser = await launchChromium();
 }, { timeout: 300_000 });
 
 after(async () => {

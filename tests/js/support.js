@@ -29,3 +29,21 @@ export const exampleRewards = [
   'rw_oat_milk',
 ];
 export const examplePointsProducts = ['pp_two_off', 'pp_pastry'];
+
+/** Debian's Chromium, which every browser test drives through playwright-core. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+/** A headless Chromium (playwright-core's Browser); close it when done. */
+export async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, timeout: 60_000 });
+}

@@ -5,7 +5,7 @@
 // refresh the cache; without a network they are answered from the cache. The loyalty API and the
 // kiosk server's health endpoint are never cached. A new deploy changes VERSION: the new worker
 // precaches into a new cache and deletes the old ones when it takes over.
-const VERSION = 'kiosk-v3';
+const VERSION = 'kiosk-v4';
 const CACHE = `loyalty-kiosk-${VERSION}`;
 const PRECACHE = [
   './',
@@ -28,6 +28,7 @@ const PRECACHE = [
   '../loyalty_client.js',
   '../hybrid_qualifier.js',
   '../snapshot_store.js',
+  '../durable_file.js',
   '../indexed_db_store.js',
   '../snapshot_from_account.js',
   '../intl_tz_rule.js',

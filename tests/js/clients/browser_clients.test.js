@@ -18,9 +18,8 @@ import {
   serviceBinary,
   startService,
 } from '../../service/harness.js';
+import { CHROMIUM, launchChromium } from '../support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.json': 'application/json', '.wasm': 'application/wasm' };
 const PROXY = '/__service__';
 const available = existsSync(CHROMIUM);
@@ -79,8 +78,7 @@ before(async () => {
   server = http.createServer(serve);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${server.address().port}`;
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_FLAGS, timeout: 60_000 });
+  browser = await launchChromium();
   page = await browser.newPage();
   page.setDefaultTimeout(60_000);
   await page.goto(`${origin}/__test__/page.html`);

@@ -7,10 +7,11 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { QualifyError } from '../../../web/index.js';
+import { HybridQualifier, QualifyError } from '../../../web/index.js';
 import { LoyaltyClient, NETWORK_ERROR, TIMEOUT } from '../../../web/loyalty_client.js';
 import {
   account,
+  call,
   credentialsOf,
   qualifying,
   scratchDir,
@@ -106,6 +107,131 @@ describe('answers', () => {
     assert.equal(seen[1].init.method, 'GET');
     assert.equal(seen[1].init.body, undefined);
     assert.ok(!('Content-Type' in seen[1].init.headers));
+  });
+});
+
+describe('the account read options narrow account() and accountIfChanged()', () => {
+  const ids = (list) => list.map((record) => record.id).sort();
+  // Sees every URL the client asks for; the exchange itself is the real one.
+  function watchedClient(user) {
+    const urls = [];
+    const client = clientFor(user, {
+      fetch: (url, init) => {
+        urls.push(url);
+        return fetch(url, init);
+      },
+    });
+    return { client, urls };
+  }
+
+  test('locationUid and redemptionVenue: the read usable at that location and venue', async () => {
+    const { client, urls } = watchedClient('u_1001');
+    const narrowed = await client.account({ locationUid: 'harbor-downtown', redemptionVenue: 'instore' });
+    assert.deepEqual(urls, [`${service.url}/api/account?location_uid=harbor-downtown&redemption_venue=instore`]);
+    const raw = await call(service, 'GET', '/api/account?redemption_venue=instore&location_uid=harbor-downtown', { as: 'u_1001' });
+    assert.equal(raw.status, 200);
+    assert.deepEqual(narrowed, raw.body);
+    assert.deepEqual(ids(narrowed.rewards), [
+      'rw_bogo_croissant',
+      'rw_breakfast_20',
+      'rw_downtown_pastry',
+      'rw_free_latte',
+      'rw_oat_milk',
+      'rw_welcome5',
+    ]);
+    // Narrower than the whole account, which the existing signature still reads.
+    const whole = await client.account();
+    assert.deepEqual(whole, (await account(service, 'u_1001')).body);
+    assert.ok(whole.rewards.length > narrowed.rewards.length);
+    assert.equal(urls.at(-1), `${service.url}/api/account`);
+  });
+
+  test('rewardStates are sent as reward_states[], once per state', async () => {
+    const { client, urls } = watchedClient('u_1001');
+    const read = await client.account({ rewardStates: ['redeemed', 'redeemable'], redemptionVenue: 'online' });
+    assert.deepEqual(urls, [
+      `${service.url}/api/account?redemption_venue=online&reward_states[]=redeemed&reward_states[]=redeemable`,
+    ]);
+    const raw = await call(service, 'GET', '/api/account?reward_states[]=redeemed&reward_states[]=redeemable&redemption_venue=online', { as: 'u_1001' });
+    assert.deepEqual(read, raw.body);
+    assert.ok(read.rewards.some((r) => r.id === 'rw_birthday' && r.state === 'redeemed'));
+    assert.ok(read.rewards.some((r) => r.state === 'redeemable'));
+    assert.deepEqual(ids((await client.account({ rewardStates: ['redeemed'] })).rewards), ['rw_birthday']);
+  });
+
+  test('a location uid is sent encoded: an unknown one keeps only unrestricted records', async () => {
+    const { client, urls } = watchedClient('u_1001');
+    const read = await client.account({ locationUid: 'harbor downtown&x=1' });
+    assert.equal(urls[0], `${service.url}/api/account?location_uid=harbor%20downtown%26x%3D1`);
+    assert.ok(read.rewards.length > 0);
+    assert.ok(read.rewards.every((r) => (r.restriction_location_ids ?? []).length === 0));
+    assert.deepEqual(read, (await call(service, 'GET', '/api/account?location_uid=nowhere', { as: 'u_1001' })).body);
+  });
+
+  test('accountIfChanged(etag, options): the ETag of the narrowed read', async () => {
+    const client = clientFor('u_1001');
+    const options = { locationUid: 'harbor-downtown', redemptionVenue: 'instore' };
+    const first = await client.accountIfChanged(null, options);
+    assert.equal(first.notModified, false);
+    assert.deepEqual(first.snapshot, await client.account(options));
+    assert.match(first.etag, /^"/);
+    assert.deepEqual(await client.accountIfChanged(first.etag, options), { notModified: true, etag: first.etag });
+    // The whole account has another body, so another tag: the narrowed tag does not match it.
+    const whole = await client.accountIfChanged(first.etag);
+    assert.equal(whole.notModified, false);
+    assert.notEqual(whole.etag, first.etag);
+    assert.equal((await client.accountIfChanged(whole.etag, options)).notModified, false);
+  });
+
+  test('a venue the service does not know is its 400; options of the wrong type fail before any request', async () => {
+    const { client, urls } = watchedClient('u_1001');
+    const e = await rejection(client.account({ redemptionVenue: 'drive-thru' }));
+    assert.ok(e instanceof QualifyError);
+    assert.equal(e.code, 400);
+    assert.equal(e.message, 'redemption_venue must be one of: instore, online');
+    urls.length = 0;
+    for (const [options, message] of [
+      [{ locationUid: '' }, /locationUid must be a non-empty string/],
+      [{ locationUid: 12 }, /locationUid must be a non-empty string/],
+      [{ redemptionVenue: null }, /redemptionVenue must be a non-empty string/],
+      [{ rewardStates: 'redeemed' }, /rewardStates must be a non-empty array of strings/],
+      [{ rewardStates: [] }, /rewardStates must be a non-empty array of strings/],
+      [{ rewardStates: ['redeemed', 3] }, /rewardStates\[\] must be a non-empty string/],
+      [{ location_uid: 'harbor-downtown' }, /unknown account read option "location_uid"/],
+    ]) {
+      await assert.rejects(client.account(options), { name: 'TypeError', message: message });
+      await assert.rejects(client.accountIfChanged(null, options), { name: 'TypeError', message: message });
+    }
+    assert.deepEqual(urls, []);
+  });
+
+  test("HybridQualifier in 'loyalty-api' shape reads the account for its context's location and venue", async () => {
+    const { client, urls } = watchedClient('u_1001');
+    const hybrid = new HybridQualifier({
+      client,
+      accountShape: 'loyalty-api',
+      context: { merchantId: 'm_harbor_coffee', locationUid: 'harbor-downtown', venue: 'instore', timeZone: 'America/New_York' },
+    });
+    try {
+      const made = await hybrid.refresh();
+      // Made from the narrowed read: no online-only or other-location reward.
+      assert.deepEqual(ids(made.rewards), ids((await call(service, 'GET', '/api/account?location_uid=harbor-downtown&redemption_venue=instore', { as: 'u_1001' })).body.rewards));
+      assert.ok(!made.rewards.some((r) => r.id === 'rw_delivery_3'));
+      urls.length = 0;
+      await hybrid.refresh();
+      await hybrid.refresh();
+      const reads = urls.filter((url) => url.includes('/api/account'));
+      assert.deepEqual(reads, [
+        `${service.url}/api/account?location_uid=harbor-downtown&redemption_venue=instore`,
+        `${service.url}/api/account?location_uid=harbor-downtown&redemption_venue=instore`,
+      ]);
+      // The local answer comes from the narrowed read: the breakfast reward, in store downtown
+      // only, is in it.
+      const local = await hybrid.qualify(latte);
+      assert.ok(local.rewards.some((r) => r.id === 'rw_breakfast_20'), JSON.stringify(local.rewards.map((r) => r.id)));
+    } finally {
+      hybrid.dispose();
+    }
   });
 });
 

@@ -391,6 +391,55 @@ describe('checkout through the outbox', () => {
   });
 });
 
+test('a lost answer, then another till moves the basket on: a 409 keeps the order queued, never refused', async () => {
+  const user = 'u_1003';
+  const proxy = await startLossyProxy(service.url);
+  const settled = [];
+  const hybrid = new lq.HybridQualifier({ client: clientOf(user, proxy.url), outbox: lq.memoryOrderOutbox(), qualifierOptions, backoff: { initialMs: 600_000 }, onOrderSettled: (order, outcome) => settled.push(outcome) });
+  try {
+    proxy.dropAnswers(1, /^POST \/api\/baskets HTTP/);
+    const first = await hybrid.checkout(latte, { offer: null });
+    assert.equal(proxy.state.dropped, 1, 'the service answered; the answer was lost');
+    assert.equal(first.status, 'queued');
+    // Another till completes the basket: possible only because the lost attempt billed it.
+    const completed = await basket(service, user, { ...latte, id: first.basketId, state: 'completed' });
+    assert.equal(completed.status, 200);
+    assert.equal(completed.body.state, 'completed');
+
+    // The next checkout replays the first order (409: completed cannot become billed), keeps it,
+    // and goes on to bill its own order: the service answered, so the replay does not stop.
+    const second = await hybrid.checkout(latte, { offer: null });
+    assert.equal(second.status, 'billed');
+    const pending = await hybrid.pendingOrders();
+    assert.deepEqual(pending.map((o) => o.basketId), [first.basketId]);
+    assert.match(pending[0].lastError, /no answer, and the service now answers 409: basket .* is completed and cannot become billed/);
+    assert.deepEqual(settled.map((o) => [o.basketId, o.status]), [[second.basketId, 'billed']], 'the first order is never settled as refused');
+
+    const [again] = await hybrid.flush();
+    assert.equal(again.status, 'queued');
+    assert.equal(again.basketId, first.basketId);
+    assert.match(again.message, /409/);
+    assert.doesNotMatch(again.message, /nothing was charged/i);
+    assert.equal((await hybrid.pendingOrders()).length, 1);
+    assert.equal(settled.length, 1);
+  } finally {
+    hybrid.dispose();
+    await proxy.close();
+  }
+
+  // Without an earlier attempt, a 409 is the service's refusal of this order: nothing was billed.
+  const direct = new lq.HybridQualifier({ client: clientOf(user), outbox: lq.memoryOrderOutbox(), qualifierOptions });
+  try {
+    assert.equal((await basket(service, user, { ...latte, id: 'casey-voided-1', state: 'checkout' })).status, 201);
+    assert.equal((await basket(service, user, { ...latte, id: 'casey-voided-1', state: 'voided' })).status, 200);
+    const refused = await direct.checkout(latte, { offer: null, basketId: 'casey-voided-1' });
+    assert.deepEqual(refused, { status: 'refused', basketId: 'casey-voided-1', discount: '0.00', message: 'basket casey-voided-1 is voided and cannot become billed' });
+    assert.deepEqual(await direct.pendingOrders(), []);
+  } finally {
+    direct.dispose();
+  }
+});
+
 test('the reward used by a replayed order is redeemed once', async () => {
   // Casey's welcome reward, billed through a lost answer, then replayed.
   const proxy = await startLossyProxy(service.url);

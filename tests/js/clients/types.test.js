@@ -101,6 +101,9 @@ export async function usage(): Promise<void> {
   console.log(status, pending.length, flushed.length, stale.provisional, stale.snapshotAgeMs, describeAge(1000));
   console.log(fileOrderOutbox({ directory: '/tmp/o' }).directory, indexedDbOrderOutbox().kind, defaultOrderOutbox().kind);
   const changed = await client.accountIfChanged('"x"');
+  const narrowed = await client.account({ locationUid: 'harbor-downtown', redemptionVenue: 'instore', rewardStates: ['redeemable', 'redeemed'] });
+  const narrowedChange = await client.accountIfChanged(null, { redemptionVenue: 'online', signal: AbortSignal.timeout(1000) });
+  console.log(narrowed.user, narrowedChange.notModified);
   if (!changed.notModified) console.log(changed.snapshot.user, changed.etag);
   const info = hybrid.snapshotInfo();
   if (info) console.log(info.ageMs, info.expired, info.savedAt);
@@ -160,6 +163,10 @@ new HybridQualifier({ client: {} });
 new SandboxClient({ sandboxApiUrl: 'x', accessToken: 't', clientId: 'c' }).grantReward({ campaign_id: 41001, user_id: 'u' });
 // @ts-expect-error states is an array filter
 new SandboxClient({ sandboxApiUrl: 'x', accessToken: 't', clientId: 'c' }).listRewards({ states: [{}] });
+// @ts-expect-error the account read's venue is instore or online
+client.account({ redemptionVenue: 'drive-thru' });
+// @ts-expect-error reward_states[] is an array of states
+client.accountIfChanged(null, { rewardStates: 'redeemed' });
 console.log(client);
 `;
 

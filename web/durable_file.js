@@ -1,0 +1,58 @@
+// Replacing a file durably (Node): the stores that keep snapshots and orders in files write
+// through this, so that a crash or power loss leaves the old content or the new, never half of
+// either, and a write that has resolved is on disk. Browser-safe to import: node:fs is loaded
+// only when a file is written.
+
+// The specifier is a variable so that bundlers leave this Node-only import alone.
+async function nodeFs() {
+  const fsModule = 'node:fs/promises';
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
+}
+
+// Platforms that cannot open or flush a directory (Windows) say so with these codes; there the
+// rename is as durable as the platform makes it.
+const DIRECTORY_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EPERM', 'EINVAL', 'ENOTSUP', 'EACCES']);
+
+/**
+ * Writes `text` to `directory/name` (creating the directory): into a temporary file beside it,
+ * flushed to disk, renamed over the old file, then the directory flushed so the rename lasts.
+ * On failure the old file is untouched and the temporary one removed.
+ */
+export async function writeFileDurably(directory, name, text) {
+  const fs = await nodeFs();
+  const folder = directory.replace(/[\\/]+$/, '');
+  await fs.mkdir(folder, { recursive: true });
+  const file = `${folder}/${name}`;
+  const temporary = `${file}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
+  let handle = null;
+  try {
+    handle = await fs.open(temporary, 'w', 0o600);
+    await handle.writeFile(text);
+    await handle.sync();
+    await handle.close();
+    handle = null;
+    await fs.rename(temporary, file);
+  } catch (e) {
+    await handle?.close().catch(() => {});
+    await fs.rm(temporary, { force: true });
+    throw e;
+  }
+  await syncDirectory(fs, folder);
+}
+
+async function syncDirectory(fs, folder) {
+  let handle;
+  try {
+    handle = await fs.open(folder, 'r');
+  } catch (e) {
+    if (DIRECTORY_SYNC_UNSUPPORTED.has(e.code)) return;
+    throw e;
+  }
+  try {
+    await handle.sync();
+  } catch (e) {
+    if (!DIRECTORY_SYNC_UNSUPPORTED.has(e.code)) throw e;
+  } finally {
+    await handle.close();
+  }
+}
