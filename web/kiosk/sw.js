@@ -3,8 +3,10 @@
 // the page and (from the snapshot in IndexedDB) the guest's offers. Same-origin GETs go to the
 // network first (the server answers 304 to the browser's validators, so this costs little) and
 // refresh the cache; without a network they are answered from the cache. The loyalty API and the
-// kiosk server's health endpoint are never cached. A new deploy changes VERSION: the new worker
-// precaches into a new cache and deletes the old ones when it takes over.
+// kiosk server's health endpoint are never cached. A new VERSION is a new worker, which precaches
+// into a new cache and deletes the old ones when it takes over. The kiosk server (scripts/kiosk.mjs)
+// serves this file with VERSION suffixed by a digest of everything PRECACHE names, so no deploy has
+// to bump it by hand; another static server serves it as written (docs/kiosk.md).
 const VERSION = 'kiosk-v4';
 const CACHE = `loyalty-kiosk-${VERSION}`;
 const PRECACHE = [
