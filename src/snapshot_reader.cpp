@@ -304,8 +304,8 @@ class snapshot_loader {
         for (size_t i = 0; i < days.size(); ++i) {
           const int bit = day_bit(days[i]);
           if (bit < 0) {
-            return reject(indexed(path.str() + ".days", static_cast<int64_t>(i)) +
-                          " must be one of: mon, tue, wed, thu, fri, sat, sun");
+            return reject_at(path.member("days").element(static_cast<int64_t>(i)),
+                             " must be one of: mon, tue, wed, thu, fri, sat, sun");
           }
           window.days |= static_cast<uint8_t>(1 << bit);
         }
@@ -400,9 +400,8 @@ class snapshot_loader {
                                                                  : item.restriction_location_ids;
         int64_t bad = -1;
         if (read_string_array_field(reader_, target, bad) == field_status::wrong) {
-          const std::string where = at(name).str();
-          return reject(bad < 0 ? where + " must be an array of strings"
-                                : indexed(where, bad) + " must be a string");
+          return bad < 0 ? reject_at(at(name), " must be an array of strings")
+                         : reject_at(at(name).element(bad), " must be a string");
         }
         return true;
       }
