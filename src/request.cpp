@@ -74,10 +74,9 @@ class request_parser {
     } else if (key == "location_uid" || key == "handoff") {
       std::optional<std::string>& target =
           key == "handoff" ? request.handoff : request.location_uid;
-      const std::string name(key);
       std::string text;
       const field_status status = read_string_field(reader_, text);
-      if (status == field_status::wrong) return reject(name + " must be a string");
+      if (status == field_status::wrong) return reject_field(key, " must be a string");
       if (status == field_status::ok) {
         target = std::move(text);
       } else {
@@ -87,7 +86,7 @@ class request_parser {
       decimal value;
       const field_status status = read_decimal_field(reader_, value);
       if (status == field_status::wrong || value.is_negative()) {
-        return reject(std::string("subtotal") + kDecimalRule);
+        return reject_field("subtotal", kDecimalRule);
       }
       if (status == field_status::ok) {
         request.subtotal = value;
@@ -178,13 +177,15 @@ class request_parser {
     if (!handled) return true;
     std::string_view text;
     const field_status status = read_string_view_field(reader_, text);
+    // Built here, not by reject_at: with the call GCC's code for read_item (into which this is
+    // inlined) costs ~0.7 % more native instructions per qualify on L; the .wasm 77 B less.
     if (status == field_status::wrong) return reject(path(key) + " must be a string");
     if (key == "id" && status == field_status::ok) id.assign(text.data(), text.size());
     return true;
   }
 
   bool read_item(const item_path& path, basket_item& item) {
-    if (reader_.peek() != json_type::object) return reject(path("") + " must be an object");
+    if (reader_.peek() != json_type::object) return reject_at(path, "", " must be an object");
     reader_.begin_object();
     std::string_view key;
     while (reader_.next_member(key)) {
@@ -198,14 +199,14 @@ class request_parser {
         const field_status status = read_integer_field(reader_, quantity, false);
         if (status == field_status::wrong ||
             (status == field_status::ok && (quantity < 1 || quantity > kMaxQuantity))) {
-          return reject(path("quantity") + " must be a positive integer (1 to 1000000000)");
+          return reject_at(path, "quantity", " must be a positive integer (1 to 1000000000)");
         }
         item.quantity = status == field_status::ok ? quantity : 1;
       } else if (key == "categories") {
         int64_t bad = -1;
         if (read_string_array_field(reader_, item.categories, bad) == field_status::wrong) {
-          return reject(bad < 0 ? path("categories") + " must be an array of strings"
-                                : indexed(path("categories"), bad) + " must be a string");
+          return bad < 0 ? reject_at(path, "categories", " must be an array of strings")
+                         : reject(indexed(path("categories"), bad) + " must be a string");
         }
       } else if (key == "modifiers") {
         if (!read_modifiers(path, item.modifiers)) return false;
@@ -220,11 +221,11 @@ class request_parser {
     modifiers.clear();
     const json_type type = reader_.peek();
     if (type == json_type::null) return reader_.read_null();
-    if (type != json_type::array) return reject(path("modifiers") + " must be an array");
+    if (type != json_type::array) return reject_at(path, "modifiers", " must be an array");
     reader_.begin_array();
     path.modifier = 0;
     for (; reader_.next_element(); ++path.modifier) {
-      if (reader_.peek() != json_type::object) return reject(path("") + " must be an object");
+      if (reader_.peek() != json_type::object) return reject_at(path, "", " must be an object");
       modifiers.emplace_back();
       basket_modifier& modifier = modifiers.back();
       reader_.begin_object();
@@ -251,7 +252,7 @@ class request_parser {
     decimal value;
     const field_status status = read_decimal_field(reader_, value);
     if (status == field_status::wrong || value.is_negative()) {
-      return reject(path(field) + kDecimalRule);
+      return reject_at(path, field, kDecimalRule);
     }
     out.reset();
     if (status == field_status::ok) out = value;
@@ -286,6 +287,15 @@ class request_parser {
   }
 
   bool reject(std::string message) { return errors_.reject(std::move(message)); }
+  // `<name><rule>` and `<item path>.<field><rule>`: one out-of-line copy of the message building,
+  // which runs only on error (inlined, each site was a copy of it in the .wasm).
+  [[gnu::noinline]] bool reject_field(std::string_view name, const char* rule) {
+    return reject(std::string(name) + rule);
+  }
+  [[gnu::noinline]] bool reject_at(const item_path& path, std::string_view field,
+                                   const char* rule) {
+    return reject(path(field) + rule);
+  }
   error take_error() const { return errors_.take(reader_); }
   error syntax_error() const { return errors_.syntax(reader_); }
 

@@ -147,12 +147,12 @@ class snapshot_loader {
   bool read_array(const field_path& path, ReadElement read_element) {
     const json_type type = reader_.peek();
     if (type == json_type::null) return reader_.read_null();
-    if (type != json_type::array) return reject(path.str() + " must be an array");
+    if (type != json_type::array) return reject_at(path, " must be an array");
     reader_.begin_array();
     int64_t index = 0;
     while (reader_.next_element()) {
       const field_path at = path.element(index++);
-      if (reader_.peek() != json_type::object) return reject(at.str() + " must be an object");
+      if (reader_.peek() != json_type::object) return reject_at(at, " must be an object");
       if (!read_element(at)) return false;
     }
     return !reader_.failed();
@@ -162,7 +162,7 @@ class snapshot_loader {
   // for each.
   template <class ReadMember>
   bool read_object(const field_path& path, ReadMember read_member) {
-    if (reader_.peek() != json_type::object) return reject(path.str() + " must be an object");
+    if (reader_.peek() != json_type::object) return reject_at(path, " must be an object");
     reader_.begin_object();
     std::string_view key;
     while (reader_.next_member(key)) {
@@ -173,7 +173,7 @@ class snapshot_loader {
 
   bool read_string(const field_path& path, std::string& out, bool* present = nullptr) {
     const field_status status = read_string_field(reader_, out);
-    if (status == field_status::wrong) return reject(path.str() + " must be a string");
+    if (status == field_status::wrong) return reject_at(path, " must be a string");
     if (present) *present = status == field_status::ok;
     return true;
   }
@@ -198,7 +198,7 @@ class snapshot_loader {
       return true;
     }
     out = parse_posix_tz(*text);
-    if (!out) return reject(path.str() + " is not a valid POSIX TZ rule");
+    if (!out) return reject_at(path, " is not a valid POSIX TZ rule");
     return true;
   }
 
@@ -230,7 +230,7 @@ class snapshot_loader {
       if (key == "tz_rule") return read_tz_rule(path.member("tz_rule"), record.place.tz);
       return reader_.skip_value();
     });
-    if (ok && !has_uid) return reject(path.str() + ".uid is required");
+    if (ok && !has_uid) return reject_at(path, ".uid is required");
     return ok;
   }
 
@@ -243,14 +243,14 @@ class snapshot_loader {
       }
       if (key == "balance") {
         if (read_integer_field(reader_, balance, true) == field_status::wrong) {
-          return reject(path.str() + ".balance must be an integer");
+          return reject_at(path, ".balance must be an integer");
         }
         return true;
       }
       return reader_.skip_value();
     });
     if (!ok) return false;
-    if (!experience) return reject(path.str() + ".points_experience_id is required");
+    if (!experience) return reject_at(path, ".points_experience_id is required");
     points_.emplace_back(std::move(*experience), balance);
     return true;
   }
@@ -258,7 +258,7 @@ class snapshot_loader {
   bool read_decimal(const field_path& path, decimal& out, std::string& echo, bool& present) {
     const field_status status = read_decimal_field(reader_, out, &echo);
     if (status == field_status::wrong || (status == field_status::ok && out.is_negative())) {
-      return reject(path.str() + kNonNegativeDecimal);
+      return reject_at(path, kNonNegativeDecimal);
     }
     present = status == field_status::ok;
     return true;
@@ -285,7 +285,7 @@ class snapshot_loader {
     out.reset();
     if (text) {
       out = parse_rfc3339(*text);
-      if (!out) return reject(path.str() + " must be an RFC 3339 timestamp");
+      if (!out) return reject_at(path, " must be an RFC 3339 timestamp");
     }
     if (text_out) *text_out = std::move(text);
     return true;
@@ -298,14 +298,14 @@ class snapshot_loader {
         std::vector<std::string> days;
         int64_t bad = -1;
         if (read_string_array_field(reader_, days, bad) == field_status::wrong) {
-          return reject(path.str() + ".days must be an array of day names (sun, mon, ... sat)");
+          return reject_at(path, ".days must be an array of day names (sun, mon, ... sat)");
         }
         window.days = days.empty() ? 0x7f : 0;
         for (size_t i = 0; i < days.size(); ++i) {
           const int bit = day_bit(days[i]);
           if (bit < 0) {
-            return reject(indexed(path.str() + ".days", static_cast<int64_t>(i)) +
-                          " must be one of: mon, tue, wed, thu, fri, sat, sun");
+            return reject_at(path.member("days").element(static_cast<int64_t>(i)),
+                             " must be one of: mon, tue, wed, thu, fri, sat, sun");
           }
           window.days |= static_cast<uint8_t>(1 << bit);
         }
@@ -319,7 +319,7 @@ class snapshot_loader {
         if (!read_string(at, text, &present)) return false;
         if (!present ||
             !parse_clock(text, !start, start ? window.start_minute : window.end_minute)) {
-          return reject(at.str() + " must be a local time HH:MM");
+          return reject_at(at, " must be a local time HH:MM");
         }
         (start ? has_start : has_end) = true;
         return true;
@@ -327,8 +327,8 @@ class snapshot_loader {
       return reader_.skip_value();
     });
     if (!ok) return false;
-    if (!has_start) return reject(path.str() + ".start is required");
-    if (!has_end) return reject(path.str() + ".end is required");
+    if (!has_start) return reject_at(path, ".start is required");
+    if (!has_end) return reject_at(path, ".end is required");
     return true;
   }
 
@@ -361,7 +361,7 @@ class snapshot_loader {
         const field_status status =
             read_integer_field(reader_, item.points, true, &record.text.points_json);
         if (status == field_status::wrong || item.points < 0) {
-          return reject(at("points").str() + " must be a non-negative integer");
+          return reject_at(at("points"), " must be a non-negative integer");
         }
         if (status == field_status::absent) {
           item.points = 0;
@@ -381,7 +381,7 @@ class snapshot_loader {
       if (key == "discount_unknown") {
         if (reader_.peek() == json_type::null) return reader_.read_null();
         if (reader_.peek() != json_type::boolean) {
-          return reject(at("discount_unknown").str() + " must be true or false");
+          return reject_at(at("discount_unknown"), " must be true or false");
         }
         return reader_.read_bool(record.discount_unknown);
       }
@@ -400,9 +400,8 @@ class snapshot_loader {
                                                                  : item.restriction_location_ids;
         int64_t bad = -1;
         if (read_string_array_field(reader_, target, bad) == field_status::wrong) {
-          const std::string where = at(name).str();
-          return reject(bad < 0 ? where + " must be an array of strings"
-                                : indexed(where, bad) + " must be a string");
+          return bad < 0 ? reject_at(at(name), " must be an array of strings")
+                         : reject_at(at(name).element(bad), " must be a string");
         }
         return true;
       }
@@ -450,7 +449,7 @@ class snapshot_loader {
       return reader_.skip_value();
     });
     if (!ok) return false;
-    if (!record.has_id) return reject(path.str() + ".id is required");
+    if (!record.has_id) return reject_at(path, ".id is required");
     return true;
   }
 
@@ -524,6 +523,11 @@ class snapshot_loader {
   }
 
   bool reject(std::string message) { return errors_.reject(std::move(message)); }
+  // `<path><rule>`, e.g. `rewards[3].value must be ...`: one out-of-line copy of the message
+  // building, which runs only on error (inlined, each site was a copy of it in the .wasm).
+  [[gnu::noinline]] bool reject_at(const field_path& path, const char* rule) {
+    return reject(path.str() + rule);
+  }
   error take_error() const { return errors_.take(reader_); }
   error syntax_error() const { return errors_.syntax(reader_); }
 
