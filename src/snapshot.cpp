@@ -12,7 +12,8 @@ std::optional<uint32_t> snapshot::symbol_of(std::string_view name) const {
 uint32_t snapshot::intern(const std::string& name) {
   if (auto it = symbols.find(name); it != symbols.end()) return it->second;
   const auto symbol = static_cast<uint32_t>(symbols.size());
-  symbols.emplace(symbol_names.emplace_back(name), symbol);
+  symbol_names.push_back(std::make_unique<const std::string>(name));
+  symbols.emplace(*symbol_names.back(), symbol);
   return symbol;
 }
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,9 +35,9 @@ struct snapshot {
   std::vector<offer> points_products;
 
   /// Product ids and categories named by any offer, interned to small integers. The map's keys
-  /// view the names `symbol_names` owns (a deque: its elements never move), so that a lookup by a
+  /// view the names `symbol_names` owns (each on the heap: it never moves), so that a lookup by a
   /// basket line's id (a view into the request text) builds no string.
-  std::deque<std::string> symbol_names;
+  std::vector<std::unique_ptr<const std::string>> symbol_names;
   std::unordered_map<std::string_view, uint32_t> symbols;
 
   snapshot() = default;
