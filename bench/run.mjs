@@ -312,7 +312,7 @@ async function loading(files) {
     firstMs <= 30, 'first_create_ms', firstMs);
   if (imports.length > 0) {
     const importMs = median(imports);
-    row('  of which Node\'s import of web/index.js (ESM loader, 16 modules) / createQualifier itself',
+    row('  of which Node\'s import of the package (web/index.node.mjs, one file) / createQualifier itself',
       `${msText(importMs)} / ${msText(firstMs - importMs)}`, '', null, 'first_create_import_ms', importMs);
   }
 }
