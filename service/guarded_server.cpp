@@ -416,7 +416,16 @@ void guarded_server::serve_connection(socket_t sock) {
       send_all(sock, kContinue, sizeof kContinue - 1, limits_.write_timeout_ms);
     }
 
-    // The body, counted as it arrives.
+    // The body, counted as it arrives. When it stops arriving: nothing to answer while stopping,
+    // 408 past the request deadline, otherwise 400 saying how it was cut short.
+    const auto body_stopped = [&](const std::string& cut_short) {
+      if (!is_running()) return linger_and_close(sock, 0);
+      answer_error(sock,
+                   timed_out() ? error{408, "the request body did not arrive in time"}
+                               : error{400, cut_short},
+                   head->method, head->target, limits_.write_timeout_ms);
+      return linger_and_close(sock, 100);
+    };
     std::string body;
     size_t request_end = head_end;
     if (head->chunked) {
@@ -432,36 +441,16 @@ void guarded_server::serve_connection(socket_t sock) {
         // Keep the buffer small: drop what the decoder has taken.
         buffer.erase(head_end, consumed - head_end);
         consumed = head_end;
-        if (!receive_more()) {
-          if (!is_running()) return linger_and_close(sock, 0);  // stopping: nothing to answer
-          if (timed_out()) {
-            answer_error(sock, error{408, "the request body did not arrive in time"}, head->method,
-                         head->target, limits_.write_timeout_ms);
-          } else {
-            answer_error(sock, error{400, "the chunked body ends before its last chunk"},
-                         head->method, head->target, limits_.write_timeout_ms);
-          }
-          return linger_and_close(sock, 100);
-        }
+        if (!receive_more()) return body_stopped("the chunked body ends before its last chunk");
       }
       body = decoder.body();
       request_end = consumed;
     } else {
       while (buffer.size() - head_end < head->content_length) {
         if (!receive_more()) {
-          if (!is_running()) return linger_and_close(sock, 0);  // stopping: nothing to answer
-          if (timed_out()) {
-            answer_error(sock, error{408, "the request body did not arrive in time"}, head->method,
-                         head->target, limits_.write_timeout_ms);
-          } else {
-            answer_error(
-                sock,
-                error{400, "the body ends after " + std::to_string(buffer.size() - head_end) +
-                               " of its " + std::to_string(head->content_length) +
-                               " bytes (Content-Length)"},
-                head->method, head->target, limits_.write_timeout_ms);
-          }
-          return linger_and_close(sock, 100);
+          return body_stopped("the body ends after " + std::to_string(buffer.size() - head_end) +
+                              " of its " + std::to_string(head->content_length) +
+                              " bytes (Content-Length)");
         }
       }
       body = buffer.substr(head_end, head->content_length);

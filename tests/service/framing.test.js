@@ -145,9 +145,11 @@ test('a client that half-closes after its request still gets the answer', async 
   assert.deepEqual(two.responses.map((r) => r.status), [200, 200]);
 });
 
-test('a body that ends early is 400 naming the bytes; truncated JSON names the problem', async () => {
+test('a body that ends early is 400 naming the bytes or the missing last chunk; truncated JSON names the problem', async () => {
   const short = await one(requestBytes('POST', '/api/baskets', [['Host', host], ['Content-Length', '50']], '{"id":'), { halfClose: true });
   assertErrorBody(short, 400, /ends after 6 of its 50 bytes/);
+  const chunks = await one(requestBytes('POST', '/api/baskets', [['Host', host], ['Transfer-Encoding', 'chunked']], '6\r\n{"id":\r\n'), { halfClose: true });
+  assertErrorBody(chunks, 400, /the chunked body ends before its last chunk/);
   const truncated = '{"subtotal":"5.25","items":[';
   const parse = await one(requestBytes('POST', '/api/baskets/qualifying', [...auth(), ['Content-Length', String(truncated.length)]], truncated));
   assertErrorBody(parse, 400, /not valid JSON: .*unexpected end of input.* at byte 28/);
