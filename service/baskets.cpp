@@ -103,6 +103,44 @@ std::string stored_body(const basket_fields& fields, const basket_request& reque
   return out;
 }
 
+// The stored offer of a basket row.
+std::optional<offer_ref> offer_of(const basket_row& row) {
+  if (row.reward_id) return offer_ref{offer_kind::reward, *row.reward_id};
+  if (row.points_product_id) return offer_ref{offer_kind::points_product, *row.points_product_id};
+  return std::nullopt;
+}
+
+// Whether `fields` and `request` are the order stored in `stored` (its body is a stored_body),
+// whatever state either names: a basket's state moves on (billed, completed, ...), its order
+// does not.
+bool same_order(const basket_row& stored, basket_fields fields, const basket_request& request) {
+  std::string prefix = "{\"id\":";
+  append_json_string(prefix, fields.id);
+  prefix += ",\"state\":\"";
+  if (stored.body.compare(0, prefix.size(), prefix) != 0) return false;
+  const size_t end = stored.body.find('"', prefix.size());
+  if (end == std::string::npos) return false;
+  fields.state = stored.body.substr(prefix.size(), end - prefix.size());
+  if (stored_body(fields, request) == stored.body) return true;
+  // The JS checkout re-sends an order whose answer was lost without its offer (it promises no
+  // discount the service has not confirmed, order_checkout.js): the same sale, answered with
+  // what was billed. Any other difference is another order.
+  if (fields.selected) return false;
+  fields.selected = offer_of(stored);
+  return fields.selected && stored_body(fields, request) == stored.body;
+}
+
+// A points product in state `unredeemable` is shown (contract 3.2) but never sold.
+bool unredeemable(const qualifier& engine, const offer_ref& selected) {
+  if (selected.kind != offer_kind::points_product) return false;
+  const snapshot& snap = engine.current();
+  for (uint32_t global = 0; global < snap.offer_count(); ++global) {
+    const offer& item = snap.offer_at(global);
+    if (item.kind == selected.kind && item.id == selected.id) return !item.redeemable;
+  }
+  return false;
+}
+
 bool is_open(const std::string& state) {
   return state == "checkout" || state == "placed";
 }
@@ -133,7 +171,16 @@ std::string render_basket(const basket_outcome& outcome) {
   append_json_string(out, outcome.id);
   out += ",\"state\":";
   append_json_string(out, outcome.state);
-  out += ",\"discount\":\"" + format_cents(outcome.discount_cents) + "\"}";
+  out += ",\"discount\":\"" + format_cents(outcome.discount_cents) + "\",\"offer\":";
+  if (outcome.offer) {
+    out += outcome.offer->kind == offer_kind::reward ? "{\"kind\":\"reward\",\"id\":"
+                                                     : "{\"kind\":\"points_product\",\"id\":";
+    append_json_string(out, outcome.offer->id);
+    out += '}';
+  } else {
+    out += "null";
+  }
+  out += '}';
   return out;
 }
 
@@ -154,6 +201,7 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
   result<basket_check> check =
       engine.check_basket(*request, now, selects ? fields->selected : std::nullopt);
   if (!check) return check.err();
+  const bool unsellable = selects && unredeemable(engine, *fields->selected);
 
   basket_outcome outcome;
   outcome.id = fields->id;
@@ -162,6 +210,7 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
   {
     auto lock = db_.lock();
     transaction tx(db_.db());
+    if (is_open(fields->state)) drop_stale_open_baskets(db_, who.user_id, now);
     std::optional<basket_row> existing = db_.basket(who.user_id, fields->id);
     if (!transition_allowed(existing, fields->state)) {
       return error{409, transition_message(existing, fields->id, fields->state)};
@@ -170,8 +219,15 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
 
     if (existing && !is_open(existing->state)) {
       // Billed (and later) baskets are frozen: a re-send changes at most the state and never
-      // redeems, debits or accrues again.
+      // redeems, debits or accrues again. Its id names that order: another body is refused.
+      if (!same_order(*existing, *fields, *request)) {
+        return error{409, "basket " + fields->id + " was " +
+                              (existing->billed_at ? std::string("billed") : existing->state) +
+                              " with another body; a basket id names one order (send another "
+                              "order under a new id)"};
+      }
       outcome.discount_cents = existing->discount_cents;
+      outcome.offer = offer_of(*existing);
       if (existing->state != fields->state) {
         existing->state = fields->state;
         existing->updated_at = now_text;
@@ -179,6 +235,10 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
       }
       tx.commit();
       return outcome;
+    }
+
+    if (fields->state == "billed") {
+      if (auto outside = check_order_time(window_, check->order_time, now)) return *outside;
     }
 
     basket_row row;
@@ -189,6 +249,7 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
     row.body = stored_body(*fields, *request);
     row.created_at = existing ? existing->created_at : now_text;
     row.updated_at = now_text;
+    if (auto too_large = check_basket_size(db_, open_limits_, row, existing)) return *too_large;
 
     if (selects) {
       const offer_ref& selected = *fields->selected;
@@ -197,6 +258,7 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
         return error{400, std::string(kind_name(selected.kind)) + " " + selected.id +
                               " does not qualify for this basket"};
       }
+      if (unsellable) return error{400, "points product " + selected.id + " is unredeemable"};
       row.discount_cents = verdict.discount_cents;
       if (selected.kind == offer_kind::reward) {
         row.reward_id = selected.id;
@@ -239,6 +301,7 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
 
     db_.save_basket(row);
     outcome.discount_cents = row.discount_cents;
+    outcome.offer = offer_of(row);
     tx.commit();
   }
   if (billed_now) {

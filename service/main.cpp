@@ -171,8 +171,12 @@ int serve(const options& opts) {
   }
 
   accrual_worker accrual(db, accounts);
-  basket_service baskets(db, accounts, clock, opts.effective_processing_delay_ms(),
-                         [&accrual] { accrual.notify(); });
+  order_window window;
+  window.max_age_ms = opts.max_order_age_ms;
+  open_basket_limits open_limits;
+  open_limits.max_count = opts.max_open_baskets;
+  basket_service baskets(db, accounts, clock, opts.effective_processing_delay_ms(), window,
+                         open_limits, [&accrual] { accrual.notify(); });
   // The consumer API's sandbox operations exist in sandbox mode only (API spec 9).
   std::optional<sandbox_service> sandbox;
   if (opts.mode == service_mode::sandbox) {

@@ -116,6 +116,11 @@ ALTER TABLE rewards ADD COLUMN trigger_purchase_id INTEGER REFERENCES purchases(
 CREATE INDEX rewards_by_campaign ON rewards(user_id, campaign_id);
 CREATE INDEX purchases_by_user ON purchases(user_id, landed_at);
 )sql",
+    // 3: a user's open baskets, counted and pruned on every new one (open_baskets.hpp).
+    R"sql(
+CREATE INDEX IF NOT EXISTS baskets_open ON baskets(user_id, updated_at)
+  WHERE state IN ('checkout', 'placed');
+)sql",
 };
 
 static_assert(sizeof kMigrations / sizeof kMigrations[0] == kSchemaVersion,

@@ -19,6 +19,18 @@ std::optional<int> parse_port(const std::string& text) {
   return port;
 }
 
+// A decimal integer from 0 to `max`.
+std::optional<int> parse_count(const std::string& text, int max) {
+  if (text.empty() || text.size() > 9) return std::nullopt;
+  int count = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    count = count * 10 + (c - '0');
+  }
+  if (count > max) return std::nullopt;
+  return count;
+}
+
 // Non-negative seconds with an optional fraction ("900", "0.5"), to whole milliseconds.
 std::optional<int64_t> parse_delay_ms(const std::string& text) {
   if (text.empty() || text.size() > 12) return std::nullopt;
@@ -106,6 +118,20 @@ result<options> parse_options(const std::vector<std::string>& args) {
         return bad("--request-timeout must be a number of seconds from 0.1 to 3600");
       }
       parsed.request_timeout_ms = *timeout;
+    } else if (name == "--max-order-age") {
+      std::optional<int64_t> age = parse_duration_ms(value);
+      if (!age) {
+        return bad(
+            "--max-order-age must be a duration such as 7d, 36h, 90m or 600s (whole units, "
+            "1 s to 3650 d)");
+      }
+      parsed.max_order_age_ms = *age;
+    } else if (name == "--max-open-baskets") {
+      std::optional<int> count = parse_count(value, 100'000);
+      if (!count || *count < 1) {
+        return bad("--max-open-baskets must be an integer from 1 to 100000");
+      }
+      parsed.max_open_baskets = *count;
     } else {
       return bad("unknown option: " + name);
     }
@@ -119,7 +145,8 @@ const char* usage() {
   return "usage: loyalty_service --port P --db FILE [--fixture FILE] [--mode sandbox|production]\n"
          "                       [--processing-delay SECONDS] [--host ADDRESS] [--now RFC3339]\n"
          "                       [--access-log FILE|-|off] [--max-connections N] [--workers N]\n"
-         "                       [--request-timeout SECONDS]\n"
+         "                       [--request-timeout SECONDS] [--max-order-age DURATION]\n"
+         "                       [--max-open-baskets N]\n"
          "  --port 0 picks a free port; the first line on stdout is the base URL.\n"
          "  --db :memory: uses a throwaway database, removed when the service stops.\n"
          "  --fixture seeds a new (empty) database; an existing one is left as it is.\n"
@@ -129,7 +156,10 @@ const char* usage() {
          "    the default) or nowhere.\n"
          "  --max-connections N (default 256): connections beyond get 503.\n"
          "  --workers N (default 4 x hardware threads, at least 4): requests handled at once.\n"
-         "  --request-timeout S (default 10): the time a request may take to arrive (408).\n";
+         "  --request-timeout S (default 10): the time a request may take to arrive (408).\n"
+         "  --max-order-age D (default 7d): a billed order's order_timestamp may lie at most D\n"
+         "    before the service clock (and 5 minutes after); D is 600s, 90m, 36h, 7d or seconds.\n"
+         "  --max-open-baskets N (default 50): open baskets per user; beyond: 429.\n";
 }
 
 }  // namespace lq::service

@@ -2,13 +2,16 @@
 //   loyalty_service --port P --db FILE [--fixture FILE] [--mode sandbox|production]
 //                   [--processing-delay SECONDS] [--host ADDRESS] [--now RFC3339]
 //                   [--access-log FILE|-|off] [--max-connections N] [--workers N]
-//                   [--request-timeout SECONDS]
+//                   [--request-timeout SECONDS] [--max-order-age DURATION]
+//                   [--max-open-baskets N]
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "open_baskets.hpp"
+#include "order_window.hpp"
 #include "qualifier.hpp"
 
 namespace lq::service {
@@ -33,6 +36,10 @@ struct options {
   int workers = 0;
   /// The time one request (head and body) may take to arrive, in milliseconds; beyond: 408.
   int64_t request_timeout_ms = 10'000;
+  /// How long before the service clock a billed order's order_timestamp may lie (order_window).
+  int64_t max_order_age_ms = kDefaultMaxOrderAgeMs;
+  /// Open (checkout, placed) baskets a user may hold at once; beyond: 429 (open_baskets.hpp).
+  int max_open_baskets = kDefaultMaxOpenBaskets;
   bool help = false;
 
   /// The delay in force: the given one, else 15 minutes in sandbox (API spec 8), 0 in production.

@@ -313,6 +313,29 @@ void store::save_basket(const basket_row& row) {
       .run();
 }
 
+open_basket_usage store::open_baskets_of(const std::string& user_id) {
+  // The condition repeats the partial index's (baskets_open, schema 3), so it is used.
+  statement q = db_.prepare(
+      "SELECT count(*), coalesce(sum(length(CAST(body AS BLOB))), 0) FROM baskets "
+      "WHERE user_id = ? AND state IN ('checkout', 'placed')");
+  q.bind(1, user_id);
+  open_basket_usage usage;
+  if (q.step()) {
+    usage.count = q.integer(0);
+    usage.bytes = q.integer(1);
+  }
+  return usage;
+}
+
+void store::delete_open_baskets_before(const std::string& user_id, const std::string& cutoff) {
+  db_.prepare(
+         "DELETE FROM baskets WHERE user_id = ? AND state IN ('checkout', 'placed') "
+         "AND julianday(updated_at) < julianday(?)")
+      .bind(1, user_id)
+      .bind(2, cutoff)
+      .run();
+}
+
 bool store::redeem_reward(const std::string& reward_id, const std::string& user_id,
                           const std::string& basket_id, const std::string& at) {
   db_.prepare(

@@ -94,6 +94,12 @@ struct basket_row {
   std::string updated_at;
 };
 
+/// A user's open (checkout, placed) baskets: how many, and the bytes of their stored bodies.
+struct open_basket_usage {
+  int64_t count = 0;
+  int64_t bytes = 0;
+};
+
 struct purchase_row {
   int64_t id = 0;
   std::string source;  // "basket" or "sandbox"
@@ -155,6 +161,10 @@ class store {
   // Baskets.
   std::optional<basket_row> basket(const std::string& user_id, const std::string& id);
   void save_basket(const basket_row& row);
+  /// The user's open baskets (checkout, placed).
+  open_basket_usage open_baskets_of(const std::string& user_id);
+  /// Deletes the user's open baskets last updated before `cutoff` (RFC 3339).
+  void delete_open_baskets_before(const std::string& user_id, const std::string& cutoff);
   /// Marks a redeemable reward of the user redeemed; false when it is not (any more).
   bool redeem_reward(const std::string& reward_id, const std::string& user_id,
                      const std::string& basket_id, const std::string& at);

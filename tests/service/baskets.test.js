@@ -73,7 +73,12 @@ describe('selecting an offer', () => {
       for (const [list, id] of offers) {
         const res = await basket(service, 'u_1001', { ...breakfast, id: `select-${id}`, state: 'checkout', [list]: [id] });
         assert.equal(res.status, 201, res.text);
-        assert.deepEqual(res.body, { id: `select-${id}`, state: 'checkout', discount: explained[id].discount });
+        assert.deepEqual(res.body, {
+          id: `select-${id}`,
+          state: 'checkout',
+          discount: explained[id].discount,
+          offer: { kind: list === 'rewards' ? 'reward' : 'points_product', id },
+        });
         assert.notEqual(res.body.discount, '0.00');
       }
     } finally {
@@ -99,7 +104,7 @@ describe('selecting an offer', () => {
 
   test('a basket without an offer has no discount', async () => {
     const res = await basket(service, 'u_1003', { ...breakfast, id: 'plain' });
-    assert.deepEqual(res.body, { id: 'plain', state: 'checkout', discount: '0.00' });
+    assert.deepEqual(res.body, { id: 'plain', state: 'checkout', discount: '0.00', offer: null });
   });
 });
 
@@ -111,7 +116,7 @@ describe('billing', () => {
 
     const billed = await basket(service, 'u_1001', { ...body, state: 'billed' });
     assert.equal(billed.status, 200, billed.text);
-    assert.deepEqual(billed.body, { id: 'bill-latte', state: 'billed', discount: '5.25' });
+    assert.deepEqual(billed.body, { id: 'bill-latte', state: 'billed', discount: '5.25', offer: { kind: 'reward', id: 'rw_free_latte' } });
     assert.equal(await rewardState('u_1001', 'rw_free_latte'), 'redeemed');
 
     const again = await qualifying(service, 'u_1001', breakfast);
@@ -128,7 +133,7 @@ describe('billing', () => {
     }
     for (const state of ['completed', 'refunded']) {
       const moved = await basket(service, 'u_1001', { ...body, state });
-      assert.deepEqual(moved.body, { id: 'bill-latte', state, discount: '5.25' });
+      assert.deepEqual(moved.body, { id: 'bill-latte', state, discount: '5.25', offer: { kind: 'reward', id: 'rw_free_latte' } });
     }
     const back = await basket(service, 'u_1001', { ...body, state: 'billed' });
     assert.equal(back.status, 409, back.text);
@@ -168,12 +173,12 @@ describe('billing', () => {
 
   test('accrual floors (subtotal - discount) x points_per_dollar of the merchant', async () => {
     const start = await balanceOf('u_2001', 'crumbs');
-    const bread = { order_timestamp: '2026-11-24T20:00:00Z', items: [{ id: 'sourdough', price: '8.00' }, { id: 'cookie', price: '1.99' }] };
+    const bread = { order_timestamp: '2026-11-24T13:15:00Z', items: [{ id: 'sourdough', price: '8.00' }, { id: 'cookie', price: '1.99' }] };
     // No subtotal: the items' total, 9.99 x 1.5 = 14.985 -> 14.
     assert.equal((await basket(service, 'u_2001', { ...bread, id: 'crumbs-1', state: 'billed' })).status, 201);
     // The free loaf takes 8.00 off 9.99: 1.99 x 1.5 = 2.985 -> 2.
     const loaf = await basket(service, 'u_2001', { ...bread, id: 'crumbs-2', state: 'billed', rewards: ['rw_2001_free_loaf'] });
-    assert.deepEqual(loaf.body, { id: 'crumbs-2', state: 'billed', discount: '8.00' });
+    assert.deepEqual(loaf.body, { id: 'crumbs-2', state: 'billed', discount: '8.00', offer: { kind: 'reward', id: 'rw_2001_free_loaf' } });
     const landed = await waitFor(async () => (await balanceOf('u_2001', 'crumbs')) === start + 16, 15_000);
     assert.ok(landed, `balance ${await balanceOf('u_2001', 'crumbs')}, expected ${start + 16}`);
   });
@@ -181,7 +186,7 @@ describe('billing', () => {
   test('a user without the merchant\'s points experience gets it on the first accrual', async () => {
     assert.deepEqual((await account(service, 'u_1003')).body.points, []);
     const res = await basket(service, 'u_1003', { ...breakfast, id: 'first-beans', state: 'billed', rewards: ['rw_1003_welcome'] });
-    assert.deepEqual(res.body, { id: 'first-beans', state: 'billed', discount: '3.00' });
+    assert.deepEqual(res.body, { id: 'first-beans', state: 'billed', discount: '3.00', offer: { kind: 'reward', id: 'rw_1003_welcome' } });
     const landed = await waitFor(async () => (await balanceOf('u_1003', 'beans')) === 160, 15_000);
     assert.ok(landed, 'floor((19.00 - 3.00) x 10) = 160 beans');
   });

@@ -26,7 +26,9 @@ test('a full disk is 507 with the error body; reads and acknowledged writes surv
   });
   try {
     const bulky = 'x'.repeat(4000);
-    const items = Array.from({ length: 8 }, (_, i) => ({ id: `item-${i}`, name: bulky, price: '1.00' }));
+    // Long ids: the stored (canonical) basket keeps ids, not names, so each one takes ~32 KB and
+    // the 1 MiB disk is full long before the open-basket caps (50 baskets, 4 MiB) are reached.
+    const items = Array.from({ length: 8 }, (_, i) => ({ id: `item-${i}-${bulky}`, price: '1.00' }));
     const acknowledged = [];
     let refused = null;
     // Bounded: 1 MiB holds far fewer than 400 baskets of ~32 KB.
@@ -50,6 +52,42 @@ test('a full disk is 507 with the error body; reads and acknowledged writes surv
     const again = await basket(service, user, { id: acknowledged.at(-1), state: 'checkout', items: [] });
     assert.ok(again.status === 200 || again.status === 507, `${again.status} ${again.text}`);
     assert.ok(service.proc.exitCode === null, 'the service is still running');
+  } finally {
+    await service.stop();
+    cleanup();
+  }
+});
+
+test('one user flooding open baskets is stopped at its cap (429), so another merchant still bills on a small disk', {
+  skip: mountable ? false : `no mount namespace here: ${(probe.stderr || probe.error?.message || '').trim()}`,
+}, async () => {
+  const { dir, cleanup } = scratchDir('lq-disk-flood-');
+  const service = await startService({
+    db: `${dir}/loyalty.db`,
+    mode: 'production',
+    now: true,
+    launcher: ['unshare', '-m', 'sh', '-c', 'mount -t tmpfs -o size=16m tmpfs "$0" && exec "$@"', dir],
+  });
+  try {
+    // ~920 KB each as stored: 16 MiB would hold about 17 of them (with the WAL, fewer).
+    const bulky = 'x'.repeat(3000);
+    const items = Array.from({ length: 300 }, (_, i) => ({ id: `item-${i}-${bulky}`, price: '0.01' }));
+    let stopped = null;
+    for (let i = 0; i < 40 && stopped === null; ++i) {
+      const answer = await basket(service, 'u_1001', { id: `flood-${i}`, state: 'checkout', items });
+      if (answer.status !== 201) stopped = answer;
+    }
+    assert.ok(stopped, 'the flood was never stopped');
+    assert.equal(stopped.status, 429, stopped.text.slice(0, 300));
+    assert.match(stopped.body.message, /open baskets may take at most 4 MiB/);
+
+    // Another merchant's billing has the disk it needs.
+    const bakery = await basket(service, 'u_2001', {
+      id: 'bread-after-flood',
+      state: 'billed',
+      items: [{ id: 'sourdough', price: '8.00' }],
+    });
+    assert.equal(bakery.status, 201, bakery.text);
   } finally {
     await service.stop();
     cleanup();

@@ -18,8 +18,10 @@ import {
 const scratch = scratchDir();
 const running = new Set();
 
+// The service clock is fixed at FIXED_NOW, the baskets' order_timestamp (a billed order's
+// time must lie within a week before the service's clock).
 async function start(options) {
-  const service = await startService(options);
+  const service = await startService({ now: true, ...options });
   running.add(service);
   return service;
 }

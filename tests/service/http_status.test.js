@@ -87,10 +87,10 @@ describe('200 and 201', () => {
     const body = { ...latteBasket, id: 'status-b1', state: 'checkout', rewards: ['rw_free_latte'] };
     const created = await counted(basket(service, 'u_1001', body));
     assert.equal(created.status, 201, created.text);
-    assert.deepEqual(created.body, { id: 'status-b1', state: 'checkout', discount: '5.25' });
+    assert.deepEqual(created.body, { id: 'status-b1', state: 'checkout', discount: '5.25', offer: { kind: 'reward', id: 'rw_free_latte' } });
     const updated = await counted(basket(service, 'u_1001', { ...body, state: 'placed' }));
     assert.equal(updated.status, 200, updated.text);
-    assert.deepEqual(updated.body, { id: 'status-b1', state: 'placed', discount: '5.25' });
+    assert.deepEqual(updated.body, { id: 'status-b1', state: 'placed', discount: '5.25', offer: { kind: 'reward', id: 'rw_free_latte' } });
   });
 });
 
