@@ -1,6 +1,8 @@
 // What the Offers panel shows, from one qualify() and one explain() of the same basket:
 // the qualifying offers in the contract's order, the best one, "spend $X more" hints and the
-// reasons the other redeemable offers do not apply.
+// reasons the other redeemable offers do not apply. A points product whose `state` is not
+// `redeemable` qualifies in the engine (contract 3.2: state is not a filter) but the service
+// refuses to bill it: it is listed apart (`unavailable`), never the best, never selected.
 import { parseCents } from './money.js';
 
 // Reasons that mean "not yours to use any more": such entries are not shown at all.
@@ -30,13 +32,18 @@ export function offerView(snapshot, qualified, explained, choice = null) {
       discountCents: parseCents(entry?.discount ?? '0'),
       points: kind === 'points_product' ? entity.points : null,
       retireAt: kind === 'reward' ? entity.retire_at : null,
-      best: explained.best === entity.id,
+      state: entity.state ?? 'redeemable',
+      best: false,
     };
   };
-  const offers = [
+  const all = [
     ...qualified.rewards.map(toOffer('reward')),
     ...qualified.points_products.map(toOffer('points_product')),
   ];
+  const offers = all.filter((o) => o.state === 'redeemable');
+  const unavailable = all.filter((o) => o.state !== 'redeemable');
+  const best = offers.find((o) => o.id === explained.best) ?? bestOf(offers);
+  if (best) best.best = true;
 
   let selected = null;
   if (choice !== 'none') {
@@ -58,7 +65,16 @@ export function offerView(snapshot, qualified, explained, choice = null) {
     if (reasons.length > 0) others.push({ id: entry.id, kind: entry.kind, label, reasons });
   }
   hints.sort((a, b) => a.remainingCents - b.remainingCents || (a.id < b.id ? -1 : 1));
-  return { offers, selected, hints, others };
+  return { offers, unavailable, selected, hints, others };
+}
+
+// The engine's rule for `best` (contract 4) among the redeemable offers: the largest discount, then
+// the earliest expiry (none last), then the id.
+function bestOf(offers) {
+  const expiry = (o) => (o.retireAt ? Date.parse(o.retireAt) : Infinity);
+  const ranked = offers.filter((o) => o.discountCents > 0).sort((a, b) =>
+    b.discountCents - a.discountCents || expiry(a) - expiry(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return ranked[0] ?? null;
 }
 
 /** The guest's wallet: how many rewards are still usable at `now` (ms), and the points balance. */

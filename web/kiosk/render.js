@@ -5,7 +5,7 @@ import { describeAge } from '../hybrid_qualifier.js';
 import { Basket } from './basket.js';
 import { formatMoney, parseCents } from './money.js';
 import { offerView, walletOf } from './offers.js';
-import { clock, orderRequest, state } from './state.js';
+import { clock, guestOfOrder, offerLabel, orderRequest, state } from './state.js';
 
 export const $ = (id) => document.getElementById(id);
 
@@ -316,7 +316,7 @@ export function renderOffers(elapsed, { keepTiming = false } = {}) {
   empty.textContent = state.basket.isEmpty
     ? 'Add items to see your offers.'
     : 'No offers apply to this order yet.';
-  $('offer-choice').hidden = view.offers.length === 0;
+  $('offer-choice').hidden = view.offers.length + view.unavailable.length === 0;
   const age = provisional && info ? `Provisional · account ${describeAge(info.ageMs)} old` : null;
   keepFocus(list, () => {
     const options = view.offers.map((offer) => {
@@ -339,6 +339,19 @@ export function renderOffers(elapsed, { keepTiming = false } = {}) {
           h('input', { type: 'radio', name: 'offer', value: '', checked: view.selected === null,
             dataset: { focusKey: 'none' } }),
           h('span', { class: 'body' }, h('span', { class: 'label' }, 'No offer this time')))));
+    }
+    // Points products the service will not bill (their state is not `redeemable`): shown greyed,
+    // with their state, and not selectable.
+    for (const offer of view.unavailable) {
+      options.push(h('li', { class: 'offer unavailable', dataset: { id: offer.id, kind: offer.kind, state: offer.state } },
+        h('label', {},
+          h('input', { type: 'radio', name: 'offer', value: offer.id, disabled: true,
+            dataset: { focusKey: `${offer.kind}:${offer.id}` } }),
+          h('span', { class: 'body' },
+            h('span', { class: 'badge unavailable' }, `Not redeemable (${offer.state})`),
+            h('span', { class: 'label' }, offer.label),
+            h('span', { class: 'detail' }, `Not redeemable now · would save ${formatMoney(offer.discountCents)}`)),
+          h('span', { class: 'saving' }, '—'))));
     }
     list.replaceChildren(...options);
   });
@@ -423,20 +436,52 @@ function orderAmount(order) {
   }
 }
 
-/** The guest's orders waiting for the service, and the orders settled during this session. */
+/** The orders on this device waiting for the service, the orders settled during this session, and
+ * the outbox entries that need a person. */
 export function renderOrders() {
-  const pending = state.pending.map((order) =>
-    h('li', { class: 'order queued', dataset: { basketId: order.basketId, status: 'queued' } },
+  // An order without owner fields (an older package) is listed only for its own guest.
+  const whose = (order) => guestOfOrder(order)?.name ?? (order.userId === undefined ? state.guest?.name : null);
+  const pending = state.pending.map((order) => {
+    const name = whose(order);
+    return h('li', { class: 'order queued', dataset: { basketId: order.basketId, status: 'queued' } },
       h('span', { class: 'state' }, 'Waiting for the loyalty service'),
-      h('span', { class: 'what' }, `${orderAmount(order)} · order ${order.basketId.slice(0, 8)}`,
-        order.offer ? ` · with ${order.offer.id} (provisional)` : '')));
+      h('span', { class: 'what' }, `${name ? `${name} · ` : ''}${orderAmount(order)} · order ${order.basketId.slice(0, 8)}`,
+        order.offer ? ` · with ${order.offer.id} (provisional)` : ''));
+  });
   const settled = state.settled.slice(0, 5).map(({ guest, order, outcome }) =>
-    h('li', { class: `order ${outcome.status}`, dataset: { basketId: order.basketId, status: outcome.status } },
-      h('span', { class: 'state' }, outcome.status === 'billed'
-        ? `Confirmed: billed${outcome.discount !== '0.00' ? `, saved ${formatMoney(parseCents(outcome.discount))}` : ''}`
-        : `Refused by the loyalty service: ${outcome.message}`),
-      h('span', { class: 'what' }, `${guest.name} · ${orderAmount(order)} · order ${order.basketId.slice(0, 8)}`)));
-  $('orders-section').hidden = pending.length + settled.length === 0;
+    h('li', { class: `order ${outcome.status}`, dataset: {
+      basketId: outcome.originalBasketId ?? order.basketId,
+      billedAs: outcome.status === 'billed' ? outcome.basketId : undefined,
+      status: outcome.status,
+      offerRefused: outcome.offerRefused ? 'true' : undefined,
+    } },
+    h('span', { class: 'state' }, settledText(outcome)),
+    outcome.offerRefused && h('span', { class: 'note' }, offerRefusedText(outcome, offerLabel(guest, outcome.offerRefused))),
+    h('span', { class: 'what' }, `${guest.name} · ${orderAmount(order)} · order ${order.basketId.slice(0, 8)}`)));
+  const attention = state.damaged.length === 0 ? [] : [h('p', { class: 'attention', id: 'orders-attention', role: 'status' },
+    `${state.damaged.length} ${state.damaged.length === 1 ? 'order needs' : 'orders need'} attention`,
+    h('span', { class: 'what' }, ': this kiosk kept an order it cannot read. Staff can check it; other orders are not affected.'))];
+  $('orders-section').hidden = pending.length + settled.length + attention.length === 0;
+  $('orders-attention')?.remove();
+  $('orders').before(...attention);
   $('orders').replaceChildren(...pending, ...settled);
   renderStatus();
+}
+
+// A billed order says what it saved only when the service said so (a null discount is unknown).
+function settledText(outcome) {
+  if (outcome.status !== 'billed') return `Refused by the loyalty service: ${outcome.message}`;
+  const saved = typeof outcome.discount === 'string' && parseCents(outcome.discount) > 0 && !outcome.offerRefused
+    ? `, saved ${formatMoney(parseCents(outcome.discount))}` : '';
+  return `Confirmed: billed${saved}`;
+}
+
+function offerRefusedText(outcome, label) {
+  let shortfall = '';
+  try {
+    if (typeof outcome.shortfall === 'string') shortfall = `; ${formatMoney(parseCents(outcome.shortfall))} not applied`;
+  } catch {
+    // an unreadable amount is not shown
+  }
+  return `Billed without ${label}: the offer was no longer available${shortfall}`;
 }

@@ -53,8 +53,10 @@ export const state = {
   choice: null, // null: the best offer; 'none'; or an offer id
   view: null,
   pointsDelta: null, // { value, until }: the last balance change, shown for a while
-  pending: [], // the guest's orders not decided yet
-  settled: [], // { order, outcome } of this page's session, newest first
+  pending: [], // the orders on this device not decided yet (every guest's, when the package can list them)
+  damaged: [], // outbox entries that could not be read as orders (hybrid.damagedOrders()), for staff
+  settled: [], // { guest, order, outcome } of this page's session, newest first
+  order: null, // { key, basketId }: the order the basket stands for, kept until billed or refused
   refreshing: null,
   checkout: null,
 };
@@ -91,14 +93,32 @@ function hybridFor(guest) {
     offline: offlinePolicy(),
     backoff: { initialMs: secondsParam('retry', 2) * 1000, maxMs: 60_000 },
     onOrderSettled: (order, outcome) => {
-      state.settled.unshift({ guest, order, outcome });
+      // With device-wide replay any guest's HybridQualifier may settle any order: whose it is
+      // comes from the order.
+      const owner = guestOfOrder(order) ?? guest;
+      state.settled.unshift({ guest: owner, order, outcome });
+      if (state.order?.basketId === (outcome.originalBasketId ?? order.basketId)) state.order = null;
       if (outcome.status === 'billed') setOnline(true);
       updateOrders();
-      if (state.hybrid === hybrid) refreshAccount();
+      if (state.guest === owner) refreshAccount();
     },
   });
   hybrids.set(guest.user_id, hybrid);
   return hybrid;
+}
+
+/** The configured guest an order belongs to (its userId and merchantId), or null when unknown. */
+export function guestOfOrder(order) {
+  if (typeof order?.userId !== 'string') return null;
+  return state.config.guests.find((g) => g.user_id === order.userId &&
+    (typeof order.merchantId !== 'string' || g.merchant_id === order.merchantId)) ?? null;
+}
+
+/** The label of an offer ({ kind, id }) in the guest's account snapshot, else its id. */
+export function offerLabel(guest, offer) {
+  const snapshot = hybrids.get(guest.user_id)?.currentSnapshot() ?? null;
+  const records = offer.kind === 'points_product' ? snapshot?.points_products : snapshot?.rewards;
+  return records?.find((r) => r.id === offer.id)?.label || offer.id;
 }
 
 /** Starts every configured guest's HybridQualifier: each replays what an earlier run left. */
@@ -132,17 +152,39 @@ function applyCurrentSnapshot() {
   emit('snapshot', { previous });
 }
 
-/** The guest's pending orders, from the outbox. */
+/**
+ * The pending orders of every guest on this device (`pendingOrders({ all: true })`; a package
+ * without it gives this guest's), and the outbox entries that need a person (`damagedOrders()`,
+ * when the package has it). Neither ever blocks checkout.
+ */
 export async function updateOrders() {
   const hybrid = state.hybrid;
   try {
-    const pending = await hybrid.pendingOrders();
+    const pending = await hybrid.pendingOrders({ all: true });
     if (state.hybrid !== hybrid) return;
     state.pending = pending;
   } catch {
     // an unreadable outbox: shown as it was
   }
+  if (typeof hybrid.damagedOrders === 'function') {
+    try {
+      const damaged = await hybrid.damagedOrders();
+      if (state.hybrid !== hybrid) return;
+      state.damaged = Array.isArray(damaged) ? damaged : [];
+    } catch {
+      // shown as it was
+    }
+  }
   emit('orders');
+}
+
+/**
+ * What identifies the order the basket stands for: the guest and the request without its time.
+ * The same key is the same order (the same basket id); a changed basket is a new order.
+ */
+export function orderKey(request) {
+  const { order_timestamp: time, ...contents } = request;
+  return JSON.stringify([state.guest?.user_id ?? null, contents]);
 }
 
 /**
