@@ -29,10 +29,12 @@ import { after, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { fileOrderOutbox, memoryOrderOutbox } from '../../../web/order_outbox.js';
+import { directoryLock } from '../../../web/outbox_lock.js';
 import { CHROMIUM, launchChromium } from '../support.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const outboxUrl = pathToFileURL(path.join(root, 'web/order_outbox.js')).href;
+const lockUrl = pathToFileURL(path.join(root, 'web/outbox_lock.js')).href;
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-outbox-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -323,6 +325,10 @@ describe('exclusive()', () => {
     assert.deepEqual(inside, [1, 1, 1, 1]);
     const memory = memoryOrderOutbox();
     assert.deepEqual(memory.damaged(), []);
+    // The directory is made when missing, and the lock leaves nothing behind.
+    const missing = path.join(directory, 'not', 'yet');
+    assert.equal(await fileOrderOutbox({ directory: missing }).exclusive(() => 'made'), 'made');
+    assert.deepEqual(readdirSync(missing), []);
   });
 
   test('a lock left by a process killed with SIGKILL is taken over at once', { timeout: 60_000 }, async () => {
@@ -356,6 +362,27 @@ describe('exclusive()', () => {
     assert.ok(ranAt >= killedAt, 'not before the holder died');
     assert.ok(ranAt - killedAt < 10_000, `taken over ${ranAt - killedAt} ms after the kill (the staleness time is 30 s)`);
     assert.deepEqual(readdirSync(directory), []);
+  });
+
+  test('a live holder that keeps it longer than the staleness time keeps it (its heartbeat)', { timeout: 60_000 }, async () => {
+    const directory = freshDirectory('heartbeat');
+    const log = path.join(scratch, `heartbeat-${process.pid}.log`);
+    const code = `
+      import { appendFileSync } from 'node:fs';
+      import { readdir } from 'node:fs/promises';
+      const { directoryLock } = await import(${JSON.stringify(lockUrl)});
+      const [directory, log] = process.argv.slice(1);
+      await directoryLock(directory, { staleMs: 300 }).exclusive(async () => {
+        appendFileSync(log, 'start\\n');
+        const until = Date.now() + 1500; // five staleness times
+        while (Date.now() < until) await readdir(directory);
+        appendFileSync(log, 'end\\n');
+      });`;
+    const exited = runNode(code, { args: [directory, log] });
+    await waitFor(() => existsSync(log), 'the child to hold the lock');
+    const seen = await directoryLock(directory, { staleMs: 300 }).exclusive(() => readFileSync(log, 'utf8'));
+    assert.equal(seen, 'start\nend\n', 'taken only once the holder released it');
+    assert.equal((await exited).status, 0);
   });
 
   test('a lock of another host nobody touched for longer than the staleness time is taken over', { timeout: 30_000 }, async () => {
