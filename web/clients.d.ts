@@ -218,37 +218,93 @@ export interface PendingOrder {
   lastError: string | null;
 }
 
+/** An outbox entry that could not be read as an order, kept in quarantine for a person to look at. */
+export interface DamagedOrder {
+  /** What it was stored as: the file name (file outbox), the record's key as JSON (IndexedDB). */
+  key: string;
+  /** Why it is not an order, e.g. "not JSON (truncated or garbled, ...)", "unreadable: a directory", "not an order: no owner (...)". */
+  reason: string;
+  /** Epoch milliseconds. */
+  quarantinedAt: number;
+  /** File outbox: where it is now, `<directory>/quarantine/<quarantinedAt>-<tag>/<key>` (or still `<directory>/<key>` when it could not be moved). */
+  path?: string;
+}
+
 /** Where HybridQualifier keeps undecided orders; every method may be synchronous or return a Promise. */
 export interface OrderOutbox {
-  /** Every stored order (of every owner), by increasing sequence. */
+  /**
+   * Every well-formed order (of every owner), by increasing sequence. An entry that is not one is
+   * moved to quarantine (see damaged()), never returned, never in the way of the others.
+   */
   list(): PendingOrder[] | Promise<PendingOrder[]>;
-  /** Inserts or replaces the order with the same (owner, basketId); durable when it resolves. */
+  /**
+   * Inserts or replaces the order with the same (owner, basketId); durable when it resolves. When
+   * it cannot write durably it throws the storage's own error unchanged (e.g. the file system's
+   * ENOSPC, with `code`), leaving the orders stored before as they were.
+   */
   put(order: PendingOrder): void | Promise<void>;
   remove(order: Pick<PendingOrder, 'owner' | 'basketId'>): void | Promise<void>;
+  /** The quarantined entries, oldest first (the built-in outboxes always have it). */
+  damaged?(): DamagedOrder[] | Promise<DamagedOrder[]>;
+  /**
+   * Runs fn() while holding the outbox's replay lock and settles with fn's result. Without it,
+   * replays are one at a time in this process only.
+   */
+  exclusive?<T>(fn: () => T | Promise<T>): Promise<T>;
   readonly kind?: string;
 }
 
-export interface IndexedDbOrderOutbox extends OrderOutbox {
+/** The built-in outboxes: quarantine and a replay lock included. */
+export interface LockingOrderOutbox extends OrderOutbox {
+  damaged(): DamagedOrder[] | Promise<DamagedOrder[]>;
+  /**
+   * memory: one at a time in this process; IndexedDB: navigator.locks
+   * "loyalty-qualifier-outbox:<databaseName>/<storeName>" across tabs and workers (this realm
+   * only without navigator.locks); file: the lock directory `<directory>/replay.lock` across
+   * processes, taken over at once when its holder ran on this host and is gone, else after 30 s
+   * without its heartbeat. Not re-entrant: fn must not call exclusive() of the same outbox.
+   */
+  exclusive<T>(fn: () => T | Promise<T>): Promise<T>;
+}
+
+export interface MemoryOrderOutbox extends LockingOrderOutbox {
+  list(): PendingOrder[];
+  put(order: PendingOrder): void;
+  remove(order: Pick<PendingOrder, 'owner' | 'basketId'>): void;
+  /** Always empty: every order was checked when put. */
+  damaged(): DamagedOrder[];
+}
+
+export interface IndexedDbOrderOutbox extends LockingOrderOutbox {
   /** Closes the database connection; it reopens on the next use. */
   close(): Promise<void>;
 }
 
-export interface FileOrderOutbox extends OrderOutbox {
+export interface FileOrderOutbox extends LockingOrderOutbox {
   readonly directory: string;
 }
 
 /** In memory only: nothing survives the process. */
-export function memoryOrderOutbox(): OrderOutbox;
-/** IndexedDB (default database "loyalty-qualifier-orders", object store "orders"), strict durability. */
+export function memoryOrderOutbox(): MemoryOrderOutbox;
+/**
+ * IndexedDB (default database "loyalty-qualifier-orders", object store "orders", key
+ * [owner, basketId]), strict durability. A record that is not an order moves to the key
+ * [0, quarantinedAt, old key as JSON, tag] of the same store, as { quarantine: { key, reason, quarantinedAt }, value }.
+ */
 export function indexedDbOrderOutbox(options?: {
   indexedDB?: IndexedDbFactoryLike;
   databaseName?: string;
   storeName?: string;
 }): IndexedDbOrderOutbox;
-/** Node: one JSON file per order in `directory`, written to a temporary file, synced, renamed (the directory synced too). */
+/**
+ * Node: one JSON file per order in `directory`, named by the SHA-256 of JSON [owner, basketId]
+ * (75 bytes; files of the first layout, encodeURIComponent(owner)~encodeURIComponent(basketId),
+ * are still read and removed), written to a temporary file, synced, renamed (the directory synced
+ * too). Damaged entries move to `<directory>/quarantine/`.
+ */
 export function fileOrderOutbox(options: { directory: string }): FileOrderOutbox;
 /** IndexedDB, else (Node) files under ~/.local/state/loyalty-qualifier/orders, else memory. */
-export function defaultOrderOutbox(options?: { directory?: string }): OrderOutbox;
+export function defaultOrderOutbox(options?: { directory?: string }): LockingOrderOutbox;
 
 // ---------------------------------------------------------------------------------------------
 // HybridQualifier

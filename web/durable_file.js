@@ -16,7 +16,8 @@ const DIRECTORY_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EPERM', 'EINVAL', 'ENOTSU
 /**
  * Writes `text` to `directory/name` (creating the directory): into a temporary file beside it,
  * flushed to disk, renamed over the old file, then the directory flushed so the rename lasts.
- * On failure the old file is untouched and the temporary one removed.
+ * On failure the old file is untouched, the temporary one removed, and the file system's error
+ * (ENOSPC, EACCES, EIO...) thrown unchanged.
  */
 export async function writeFileDurably(directory, name, text) {
   const fs = await nodeFs();
@@ -34,7 +35,7 @@ export async function writeFileDurably(directory, name, text) {
     await fs.rename(temporary, file);
   } catch (e) {
     await handle?.close().catch(() => {});
-    await fs.rm(temporary, { force: true });
+    await fs.rm(temporary, { force: true }).catch(() => {}); // the write's own error is the one to report
     throw e;
   }
   await syncDirectory(fs, folder);

@@ -35,6 +35,7 @@ const PRECACHE = [
   '../snapshot_from_account.js',
   '../intl_tz_rule.js',
   '../order_outbox.js',
+  '../outbox_lock.js',
   '../order_checkout.js',
   '../retry_backoff.js',
   '../dist/loyalty_qualifier.mjs',
