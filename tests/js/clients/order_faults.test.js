@@ -107,9 +107,8 @@ test('a rotated token and a new base URL: the same guest lists and replays their
       assert.deepEqual(pending.map((o) => o.basketId), ['casey-rotated-1'], 'the guest\'s order, whatever token or URL placed it');
       assert.equal(pending[0].owner, JSON.stringify(['m_harbor_coffee', 'u_1003']));
       assert.equal(pending[0].userId, 'u_1003');
-      const outcomes = await second.flush();
-      assert.deepEqual(outcomes.map((o) => [o.basketId, o.status]), [['casey-rotated-1', 'billed']]);
-      assert.deepEqual(settled.map((o) => o.basketId), ['casey-rotated-1']);
+      await second.flush(); // (or the start-up replay, when it ran after the account read)
+      assert.deepEqual(settled.map((o) => [o.basketId, o.status]), [['casey-rotated-1', 'billed']]);
       assert.ok(calls > 0, 'the token function is asked for each request');
       assert.equal(await billedStatus('u_1003', { ...latte, id: 'casey-rotated-1' }, 'at_u1003_rotated_2'), 200, 'billed, once');
       assert.deepEqual(await second.pendingOrders({ all: true }), []);
