@@ -71,14 +71,25 @@ export interface AccountReadOptions {
 export interface LoyaltyClientOptions {
   /** The loyalty API, e.g. http://127.0.0.1:8080 (the local service's base URL). */
   baseUrl: string;
-  /** Sent as `Authorization: Bearer <accessToken>`. */
-  accessToken: string;
+  /**
+   * Sent as `Authorization: Bearer <accessToken>`: the token, or a function (sync or async)
+   * giving the current one, called for each request (a refreshed token needs no new client). A
+   * function that throws or gives no string fails the request with NETWORK_ERROR (nothing sent).
+   */
+  accessToken: string | (() => string | Promise<string>);
   /** Sent as `Merchant-Key`. */
   merchantKey: string;
   /** Default: globalThis.fetch, looked up at each call. */
   fetch?: FetchLike;
   /** Per request; default 10000. A request without an answer by then fails with TIMEOUT. */
   timeoutMs?: number;
+}
+
+/** What a replay of an order needs to reach its guest's account. */
+export interface ReplayCredentials {
+  baseUrl: string;
+  merchantKey: string;
+  accessToken: string;
 }
 
 export type BasketState = 'checkout' | 'placed' | 'billed' | 'completed' | 'voided' | 'refunded';
@@ -97,6 +108,8 @@ export interface BasketResponse {
   state: BasketState;
   /** The offer's discount on this basket, e.g. "5.25"; "0.00" without an offer. */
   discount: string;
+  /** The offer the service billed, when it says (a billing answer): null for none. */
+  offer?: OfferRef | null;
 }
 
 /**
@@ -107,8 +120,18 @@ export declare class LoyaltyClient {
   constructor(options: LoyaltyClientOptions);
   /** The base URL without a trailing slash. */
   readonly baseUrl: string;
-  /** A fingerprint of (base URL, merchant key, token): the default snapshot store key. */
+  /**
+   * A 32-bit fingerprint of (base URL, merchant key, token): the default snapshot store key, a
+   * cache key only (orders belong to the account's merchant and user). With a token function it
+   * does not tell guests apart: give each guest's HybridQualifier its own storeKey.
+   */
   readonly identity: string;
+  /** The current token (the string, or what the token function gives now). */
+  accessToken(): Promise<string>;
+  /** { baseUrl, merchantKey, accessToken } as they are now (the token included: a secret). */
+  credentials(): Promise<ReplayCredentials>;
+  /** A client with the same fetch and timeoutMs for other credentials. */
+  withCredentials(credentials: ReplayCredentials): LoyaltyClient;
   /** POST /api/baskets/qualifying (API spec 4.1). */
   qualify(basket: QualifyRequest | string, options?: RequestOptions): Promise<QualifyResult>;
   /** GET /api/account: the account snapshot (contract section 1), narrowed by the read options. */
@@ -321,7 +344,42 @@ export interface QualifyingClient {
   accountIfChanged?(etag: string | null, options?: AccountReadOptions): Promise<AccountAnswer>;
   /** Needed by checkout(). */
   saveBasket?(body: BasketBody | string): Promise<BasketResponse>;
+  /** Stored with a queued order (unless storeCredentials is false) for its device-wide replay. */
+  credentials?(): Promise<ReplayCredentials>;
+  /** The client that replays an order with its stored credentials (default: a LoyaltyClient). */
+  withCredentials?(credentials: ReplayCredentials): Pick<QualifyingClient, 'saveBasket'> & { readonly baseUrl?: string };
+  readonly baseUrl?: string;
+  /** The default snapshot store key; also how orders of the previous layout are recognised. */
   readonly identity?: string;
+}
+
+/**
+ * What checkout stores with an order, besides the outbox's fields (declared here by the
+ * checkout: the outbox keeps them as given).
+ */
+export interface PendingOrder {
+  /** The account's merchant, or null for an order queued before the account could be read. */
+  merchantId?: string | null;
+  /** The account's user, or null as merchantId. */
+  userId?: string | null;
+  /** The qualifying body as checkout() was given it (compared when a basket id is re-used). */
+  request?: QualifyRequest;
+  /**
+   * Whether an attempt may have reached the service: from then on the body is never changed
+   * (the offline policy decides only before).
+   */
+  maybeSent?: boolean;
+  /** The credentials it was placed with (the token as it was), unless storeCredentials is false; deleted with the order. */
+  replay?: ReplayCredentials;
+  /** A sale billed without its offer: the order it replaces, the offer refused and what was promised. */
+  derivedFrom?: { basketId: string; offer: OfferRef; promisedDiscount: string | null; message: string };
+}
+
+/** An outbox entry that could not be read as an order (kept for a person to look at). */
+export interface DamagedOrderEntry {
+  key: string;
+  reason: string;
+  quarantinedAt: number;
 }
 
 /**
@@ -338,20 +396,36 @@ export interface OfflinePolicy {
 /** The outcome of an order: 'billed' and 'refused' are final; 'queued' is not decided yet. */
 export interface CheckoutOutcome {
   status: 'billed' | 'refused' | 'queued';
+  /** The basket billed: the order's id, or for a sale billed without its offer the derived id. */
   basketId: string;
   /**
    * billed: the service's discount; refused: "0.00"; queued: what the offline policy promises
-   * ("0.00" at full price).
+   * ("0.00" at full price), or null when unknown (an attempt with the offer may have reached the
+   * service: it may or may not be redeemed).
    */
-  discount: string;
+  discount: string | null;
   /** refused: the service's message; queued: why and what happens next. */
   message: string;
+  /** queued: why the last attempt stayed undecided (or could not be made), or null. */
+  lastError?: string | null;
+  /** billed: the offer the service says it billed (when its answer carries `offer`). */
+  offer?: OfferRef | null;
+  /** A sale billed without its offer (`basketId` is then `<id>~without-offer`): the order's own id. */
+  originalBasketId?: string;
+  /** The offer the service refused on replay, with its message. */
+  offerRefused?: OfferRef & { message: string };
+  /** The discount the guest was promised and the books did not bill, e.g. "4.75"; null when none was promised. */
+  shortfall?: string | null;
 }
 
 export interface CheckoutOptions {
   /** The offer to redeem, or null / absent for none. */
   offer?: OfferRef | null;
-  /** One id per order; default a new UUID. Re-using an id re-sends that order, never a second one. */
+  /**
+   * One id per order; default a new UUID. Re-using the id of a pending order with the same basket
+   * and offer returns that order's outcome (never a second order); with another basket or offer
+   * it rejects with QualifyError 409.
+   */
   basketId?: string;
 }
 
@@ -407,6 +481,17 @@ export interface HybridQualifierOptions {
    * and that removal, the replay re-sends the order and it is reported again (billed once).
    */
   onOrderSettled?: (order: PendingOrder, outcome: CheckoutOutcome) => void;
+  /**
+   * The credentials that replay an order (sync or async), or null for the default: the guest on
+   * screen's client for their own orders, else those stored with the order.
+   */
+  credentialsFor?: (order: PendingOrder) => ReplayCredentials | null | Promise<ReplayCredentials | null>;
+  /**
+   * Default true: a queued order keeps the credentials it was placed with (the token at rest
+   * until the order settles), so any kiosk replays it after its guest left. false: only its
+   * guest's client or credentialsFor replays it.
+   */
+  storeCredentials?: boolean;
   /** Waits between failed refreshes, and between replays of pending orders. */
   backoff?: BackoffOptions;
   /** Must not throw: an exception rejects the confirm() that called it. */
@@ -462,14 +547,20 @@ export declare class HybridQualifier {
   /**
    * Bills an order (POST /api/baskets, state "billed") with one basket id, kept in the outbox
    * until the service decides it. A network error, timeout or 5xx is an unknown outcome: 'queued',
-   * re-sent with the same id. Rejects (QualifyError 400) only for a malformed request or option.
+   * re-sent with the same id. Rejects only before the order is stored: QualifyError 400 for a
+   * malformed request or option, 409 for a pending basket id with another basket, 507 when it
+   * cannot be stored (nothing placed, nothing sent), 503 when the account cannot be read and
+   * storeCredentials is false. Once stored it never rejects.
    */
   checkout(request: QualifyRequest | string, options?: CheckoutOptions): Promise<CheckoutOutcome>;
-  /** This client's undecided orders, oldest first. */
-  pendingOrders(): Promise<PendingOrder[]>;
+  /** This guest's undecided orders (all: every one on the device), oldest first. */
+  pendingOrders(options?: { all?: boolean }): Promise<PendingOrder[]>;
+  /** The outbox's damaged entries (its damaged(); [] for an outbox without it). */
+  damagedOrders(): Promise<DamagedOrderEntry[]>;
   /**
-   * Sends the pending orders now, oldest first, each once, stopping at the first that stays
-   * undecided; resolves one outcome per pending order. Replays also run on start-up, on the
+   * Sends every pending order on the device now (whichever guest placed it), oldest first, each
+   * once, one replayer at a time per outbox; after one that gets no answer, the rest for the same
+   * service wait. Resolves one outcome per pending order. Replays also run on start-up, on the
    * browser's `online` event and on a backoff timer.
    */
   flush(): Promise<CheckoutOutcome[]>;

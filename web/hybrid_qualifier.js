@@ -8,7 +8,7 @@ import { QualifyError } from './qualify_error.js';
 import { isServiceUnavailable } from './loyalty_client.js';
 import { memorySnapshotStore } from './snapshot_store.js';
 import { defaultOrderOutbox } from './order_outbox.js';
-import { OrderCheckout, offlinePolicy } from './order_checkout.js';
+import { OrderCheckout, offlinePolicy, ownerOfSnapshot } from './order_checkout.js';
 import { RetryBackoff } from './retry_backoff.js';
 import { snapshotFromAccount } from './snapshot_from_account.js';
 
@@ -105,6 +105,8 @@ export class HybridQualifier {
       outbox,
       offline,
       onOrderSettled,
+      credentialsFor,
+      storeCredentials = true,
       backoff,
       accountShape = 'snapshot',
       context,
@@ -130,6 +132,10 @@ export class HybridQualifier {
     if (onOrderSettled !== undefined && typeof onOrderSettled !== 'function') {
       throw new TypeError('onOrderSettled must be a function');
     }
+    if (credentialsFor !== undefined && typeof credentialsFor !== 'function') {
+      throw new TypeError('credentialsFor must be a function (order) => { baseUrl, merchantKey, accessToken } | null');
+    }
+    if (typeof storeCredentials !== 'boolean') throw new TypeError('storeCredentials must be true or false');
     if (now !== undefined && typeof now !== 'function') throw new TypeError('now must be a function');
     this.#client = client;
     this.#store = checkStore(store ?? memorySnapshotStore());
@@ -144,9 +150,12 @@ export class HybridQualifier {
     this.#orders = new OrderCheckout({
       client,
       outbox: checkOutbox(outbox ?? defaultOrderOutbox()),
-      owner: client.identity ?? 'default',
+      identify: () => this.#identify(),
+      knownOwner: () => ownerOfSnapshot(this.#qualifier === null ? null : this.#snapshot),
       policy: offlinePolicy(offline),
       onOrderSettled,
+      credentialsFor,
+      storeCredentials,
       backoff,
       localDiscount: (request, offer) => this.#localDiscount(request, offer),
     });
@@ -193,20 +202,28 @@ export class HybridQualifier {
   /**
    * Bills an order: POST /api/baskets with state "billed", the offer and one basket id (a UUID
    * when omitted), kept in the outbox until the service decides it. Resolves
-   * { status: 'billed' | 'refused' | 'queued', basketId, discount, message }.
+   * { status: 'billed' | 'refused' | 'queued', basketId, discount, message, ... }. Once the order
+   * is stored it never rejects; before, a storage failure rejects with QualifyError 507 (nothing
+   * placed, nothing sent), a pending order with the same id and another body with 409.
    */
   checkout(request, options = {}) {
     this.#live();
     return this.#orders.checkout(request, options);
   }
 
-  /** The orders not decided yet, oldest first. */
-  pendingOrders() {
+  /** The orders of this guest not decided yet (with { all: true }: every one on the device), oldest first. */
+  pendingOrders(options = {}) {
     this.#live();
-    return this.#orders.pendingOrders();
+    return this.#orders.pendingOrders(options);
   }
 
-  /** Sends the pending orders now, in order; resolves their outcomes ('queued' while undecided). */
+  /** The outbox entries that could not be read as orders (its damaged(); [] without one). */
+  damagedOrders() {
+    this.#live();
+    return this.#orders.damagedOrders();
+  }
+
+  /** Sends every pending order on the device now, in order; resolves their outcomes ('queued' while undecided). */
   flush() {
     this.#live();
     return this.#orders.flush();
@@ -280,6 +297,19 @@ export class HybridQualifier {
     this.#orders.dispose();
     this.#qualifier?.dispose();
     this.#qualifier = null;
+  }
+
+  // Whose orders this client places: the (merchant, user) of the account snapshot (read when
+  // none is in hand yet), or null when it cannot be read now.
+  async #identify() {
+    if (this.#qualifier === null) {
+      try {
+        await this.ready();
+      } catch {
+        return null;
+      }
+    }
+    return ownerOfSnapshot(this.#qualifier === null ? null : this.#snapshot);
   }
 
   #live() {

@@ -192,7 +192,8 @@ function accountQuery(read) {
   return parts.length === 0 ? '' : `?${parts.join('&')}`;
 }
 
-// FNV-1a (32 bit) as hex: tells stored snapshots apart without storing the secrets themselves.
+// FNV-1a (32 bit) as hex: a cache key for stored snapshots, never an identity (orders belong to
+// the (merchant, user) of the account read, see order_checkout.js).
 function fingerprint(text) {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; ++i) {
@@ -202,27 +203,49 @@ function fingerprint(text) {
   return hash.toString(16).padStart(8, '0');
 }
 
+// Failures of a request that provably never reached a server: the connection was never made.
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+/**
+ * True when the failed request provably never reached a service (internal): no access token
+ * could be had, or (Node) the connection was refused or its address not found. A browser does
+ * not say why a fetch failed: there it is false, as for a timeout or a lost answer.
+ */
+export function wasNotSent(error) {
+  if (error?.notSent === true) return true;
+  for (let cause = error, depth = 0; cause && depth < 5; cause = cause.cause, ++depth) {
+    if (NOT_SENT_CODES.has(cause.code)) return true;
+  }
+  return false;
+}
+
+function checkToken(accessToken) {
+  if (typeof accessToken !== 'function') requireText(accessToken, 'accessToken');
+  return accessToken;
+}
+
 /**
  * The loyalty API of one user at one merchant: qualifying dry runs, the account snapshot and
  * basket create/update, with the API spec's headers (Authorization, Merchant-Key, Accept).
+ * `accessToken` is a string or a function (sync or async) giving the current token, called for
+ * each request, so a token can be refreshed without a new client.
  */
 export class LoyaltyClient {
   #endpoint;
   #identity;
+  #options;
+  #merchantKey;
+  #accessToken;
 
   constructor(options) {
-    let merchantKey;
-    let accessToken;
     this.#endpoint = new ServiceEndpoint(options, 'baseUrl', () => {
-      accessToken = requireText(options.accessToken, 'accessToken');
-      merchantKey = requireText(options.merchantKey, 'merchantKey');
-      return {
-        Authorization: `Bearer ${accessToken}`,
-        'Merchant-Key': merchantKey,
-        Accept: LOYALTY_MEDIA_TYPE,
-      };
+      this.#accessToken = checkToken(options.accessToken);
+      this.#merchantKey = requireText(options.merchantKey, 'merchantKey');
+      return { 'Merchant-Key': this.#merchantKey, Accept: LOYALTY_MEDIA_TYPE };
     });
-    this.#identity = fingerprint(`${this.#endpoint.url}\n${merchantKey}\n${accessToken}`);
+    this.#options = { fetch: options.fetch, timeoutMs: options.timeoutMs };
+    const token = typeof this.#accessToken === 'function' ? '<function>' : this.#accessToken;
+    this.#identity = fingerprint(`${this.#endpoint.url}\n${this.#merchantKey}\n${token}`);
   }
 
   /** The base URL, without a trailing slash. */
@@ -230,15 +253,58 @@ export class LoyaltyClient {
     return this.#endpoint.url;
   }
 
-  /** A short fingerprint of (base URL, merchant key, token): the default snapshot store key. */
+  /**
+   * A short fingerprint of (base URL, merchant key, token): the default snapshot store key, a
+   * cache key only. With a token function it does not tell guests apart (give each a storeKey).
+   */
   get identity() {
     return this.#identity;
+  }
+
+  /** The current token: the string, or what the token function gives now. */
+  async accessToken() {
+    let token;
+    try {
+      token = typeof this.#accessToken === 'function' ? await this.#accessToken() : this.#accessToken;
+    } catch (e) {
+      const error = new QualifyError(NETWORK_ERROR, `no access token: accessToken() failed (${e?.message ?? e})`);
+      error.cause = e;
+      error.notSent = true;
+      throw error;
+    }
+    if (typeof token !== 'string' || token.length === 0) {
+      const error = new QualifyError(NETWORK_ERROR, 'no access token: accessToken() gave no non-empty string');
+      error.notSent = true;
+      throw error;
+    }
+    return token;
+  }
+
+  /**
+   * { baseUrl, merchantKey, accessToken }: what a replay on another client needs (the token as
+   * it is now). HybridQualifier stores it with a queued order unless storeCredentials is false.
+   */
+  async credentials() {
+    return { baseUrl: this.baseUrl, merchantKey: this.#merchantKey, accessToken: await this.accessToken() };
+  }
+
+  /** A client of the same kind (fetch, timeoutMs) for other credentials { baseUrl, merchantKey, accessToken }. */
+  withCredentials({ baseUrl, merchantKey, accessToken }) {
+    const options = { baseUrl, merchantKey, accessToken };
+    if (this.#options.fetch !== undefined) options.fetch = this.#options.fetch;
+    if (this.#options.timeoutMs !== undefined) options.timeoutMs = this.#options.timeoutMs;
+    return new LoyaltyClient(options);
+  }
+
+  async #request(method, path, options = {}) {
+    const authorization = { Authorization: `Bearer ${await this.accessToken()}` };
+    return this.#endpoint.request(method, path, { ...options, headers: { ...authorization, ...options.headers } });
   }
 
   /** POST /api/baskets/qualifying: the qualifying rewards and points products (API spec 2.2). */
   async qualify(basket, { signal } = {}) {
     const body = toJsonText(basket, 'basket', 400);
-    return this.#endpoint.request('POST', '/api/baskets/qualifying', { body, signal });
+    return this.#request('POST', '/api/baskets/qualifying', { body, signal });
   }
 
   /**
@@ -247,7 +313,7 @@ export class LoyaltyClient {
    * service narrows it (`location_uid`, `redemption_venue`, `reward_states[]`).
    */
   async account({ signal, ...read } = {}) {
-    return this.#endpoint.request('GET', `/api/account${accountQuery(read)}`, { signal });
+    return this.#request('GET', `/api/account${accountQuery(read)}`, { signal });
   }
 
   /**
@@ -260,7 +326,7 @@ export class LoyaltyClient {
     const path = `/api/account${accountQuery(read)}`;
     const exchange = { allowNotModified: typeof etag === 'string' };
     const extra = typeof etag === 'string' ? { 'If-None-Match': etag } : {};
-    const snapshot = await this.#endpoint.request('GET', path, {
+    const snapshot = await this.#request('GET', path, {
       signal,
       exchange,
       headers: extra,
@@ -269,9 +335,9 @@ export class LoyaltyClient {
     return { notModified: false, snapshot, etag: exchange.etag };
   }
 
-  /** POST /api/baskets: creates or updates a basket; resolves { id, state, discount }. */
+  /** POST /api/baskets: creates or updates a basket; resolves { id, state, discount, offer? }. */
   async saveBasket(body, { signal } = {}) {
-    return this.#endpoint.request('POST', '/api/baskets', {
+    return this.#request('POST', '/api/baskets', {
       body: toJsonText(body, 'basket', 400),
       signal,
     });

@@ -308,15 +308,14 @@ describe('checkout through the outbox', () => {
     hybrid.dispose();
   });
 
-  test('offline policy "provisional": queued with the offer; a replay the service refuses is refused with its message', async () => {
+  test('offline policy "provisional": queued with the offer; an offer refused on replay is billed without it under a derived id, once', async () => {
     const directory = path.join(scratch.dir, 'outbox-provisional');
     const settled = [];
     let hybrid;
-    const client = clientOf(ALEX);
-    await (async () => {
-      hybrid = new lq.HybridQualifier({ client, outbox: lq.fileOrderOutbox({ directory }), qualifierOptions, offline: { redeem: 'provisional', maxDiscount: '5.00' }, backoff: { initialMs: 600_000 }, onOrderSettled: (order, outcome) => settled.push({ order, outcome }) });
-      await hybrid.ready();
-    })();
+    const proxy = await startLossyProxy(() => service.url);
+    const options = { outbox: lq.fileOrderOutbox({ directory }), qualifierOptions, offline: { redeem: 'provisional', maxDiscount: '5.00' }, backoff: { initialMs: 600_000 }, onOrderSettled: (order, outcome) => settled.push({ order, outcome }), storeCredentials: false };
+    hybrid = new lq.HybridQualifier({ client: clientOf(ALEX), ...options });
+    await hybrid.ready();
     await stopService();
     let queued;
     try {
@@ -330,12 +329,43 @@ describe('checkout through the outbox', () => {
     // Meanwhile the reward is used at another till.
     const elsewhere = await basket(service, ALEX, { ...latte, id: 'other-till-free-latte', state: 'billed', rewards: ['rw_free_latte'] });
     assert.equal(elsewhere.status, 201);
-    const [outcome] = await hybrid.flush();
-    assert.deepEqual(outcome, { status: 'refused', basketId: 'alex-provisional-1', discount: '0.00', message: 'reward rw_free_latte does not qualify for this basket' });
-    assert.equal(settled.length, 1);
-    assert.equal(settled[0].order.basketId, 'alex-provisional-1');
-    assert.deepEqual(await hybrid.pendingOrders(), [], 'decided, so not retried');
+    // Alex comes back to a kiosk that reaches the service through another URL (a proxy). The
+    // first attempt of the sale without the offer loses its answer: it stays that order.
     hybrid.dispose();
+    hybrid = new lq.HybridQualifier({ client: clientOf(ALEX, proxy.url), ...options });
+    await hybrid.ready();
+    proxy.dropAnswers(1, /without-offer/);
+    // Replays (the start-up one, then these) until the sale is settled.
+    assert.ok(await waitFor(async () => {
+      await hybrid.flush();
+      return settled.length > 0;
+    }, 30_000, 10), 'settled');
+    assert.equal(proxy.state.dropped, 1, 'the first attempt of the sale without the offer lost its answer');
+    assert.equal(settled[0].order.attempts, 2, 'so it was sent again, same id, and billed once');
+    const { outcome } = settled[0];
+    const message = outcome.message;
+    assert.deepEqual({ ...outcome, message: undefined }, {
+      status: 'billed',
+      basketId: 'alex-provisional-1~without-offer',
+      originalBasketId: 'alex-provisional-1',
+      discount: '0.00',
+      offerRefused: { kind: 'reward', id: 'rw_free_latte', message: 'reward rw_free_latte does not qualify for this basket' },
+      shortfall: '4.75',
+      message: undefined,
+      ...(Object.hasOwn(outcome, 'offer') ? { offer: null } : {}),
+    });
+    assert.match(message, /without the offer/);
+    assert.match(message, /4\.75 off/);
+    assert.equal(settled.length, 1, 'settled once, as the sale');
+    assert.equal(settled[0].order.derivedFrom.basketId, 'alex-provisional-1');
+    assert.deepEqual(await hybrid.pendingOrders(), [], 'decided, so not retried');
+    // The sale is in the books: the derived basket is billed (a re-send answers what it billed).
+    const recorded = await basket(service, ALEX, { ...latte, id: 'alex-provisional-1~without-offer', state: 'billed' });
+    assert.equal(recorded.status, 200);
+    assert.equal(recorded.body.state, 'billed');
+    assert.equal(recorded.body.discount, '0.00');
+    hybrid.dispose();
+    await proxy.close();
   });
 
   test('a process restart between queueing and replay: the next process replays at start-up, exactly once', async () => {

@@ -96,7 +96,20 @@ export async function usage(): Promise<void> {
   const outcome: CheckoutOutcome = await offline.checkout({ subtotal: '4.75' }, { offer: { kind: 'reward', id: 'r' }, basketId: 'b-1' });
   const status: 'billed' | 'refused' | 'queued' = outcome.status;
   const pending: PendingOrder[] = await offline.pendingOrders();
+  const everyone: PendingOrder[] = await offline.pendingOrders({ all: true });
+  const damaged = await offline.damagedOrders();
   const flushed: CheckoutOutcome[] = await offline.flush();
+  const unknown: string | null = outcome.discount;
+  if (outcome.offerRefused) console.log(outcome.offerRefused.kind, outcome.offerRefused.message, outcome.originalBasketId, outcome.shortfall);
+  console.log(everyone[0]?.userId, everyone[0]?.replay?.accessToken, damaged[0]?.reason, unknown, outcome.lastError, outcome.offer?.id);
+  const refreshed = new LoyaltyClient({ baseUrl: 'http://127.0.0.1:8080', merchantKey: 'k', accessToken: async () => 'fresh' });
+  const replaying = new HybridQualifier({
+    client: refreshed,
+    outbox: memoryOrderOutbox(),
+    storeCredentials: false,
+    credentialsFor: async (order: PendingOrder) => (order.userId ? await refreshed.credentials() : null),
+  });
+  console.log(refreshed.withCredentials({ baseUrl: 'x', merchantKey: 'k', accessToken: await refreshed.accessToken() }).baseUrl, replaying);
   const stale = await offline.qualify({ items: [] });
   console.log(status, pending.length, flushed.length, stale.provisional, stale.snapshotAgeMs, describeAge(1000));
   console.log(fileOrderOutbox({ directory: '/tmp/o' }).directory, indexedDbOrderOutbox().kind, defaultOrderOutbox().kind);
@@ -157,6 +170,10 @@ import { HybridQualifier, LoyaltyClient, SandboxClient } from './package.js';
 const client = new LoyaltyClient({ baseUrl: 'x', accessToken: 't', merchantKey: 'k' });
 // @ts-expect-error merchantKey is required
 new LoyaltyClient({ baseUrl: 'x', accessToken: 't' });
+// @ts-expect-error a token function gives a string
+new LoyaltyClient({ baseUrl: 'x', accessToken: () => 42, merchantKey: 'k' });
+// @ts-expect-error storeCredentials is a boolean
+new HybridQualifier({ client, storeCredentials: 'no' });
 // @ts-expect-error the client must be able to qualify and read the account
 new HybridQualifier({ client: {} });
 // @ts-expect-error campaign_id is a string (the hashid), never the numeric program id
@@ -211,7 +228,7 @@ test('the declared values are exactly the ones the modules export', async () => 
       exported.add(name);
     }
   }
-  const internal = new Set(['ServiceEndpoint', 'requestJson', 'requireText']);
+  const internal = new Set(['ServiceEndpoint', 'requestJson', 'requireText', 'wasNotSent']);
   assert.deepEqual([...exported].filter((n) => !internal.has(n)).sort(), [...declared].sort());
   // The package root re-exports every public client value as the same binding, and no internal one.
   const index = await import('../../../web/index.js');
