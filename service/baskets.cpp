@@ -103,31 +103,24 @@ std::string stored_body(const basket_fields& fields, const basket_request& reque
   return out;
 }
 
+// Whether `fields` and `request` are the order stored as `stored` (a stored_body), whatever
+// state either names: a basket's state moves on (billed, completed, ...), its order does not.
+bool same_order(const std::string& stored, basket_fields fields, const basket_request& request) {
+  std::string prefix = "{\"id\":";
+  append_json_string(prefix, fields.id);
+  prefix += ",\"state\":\"";
+  if (stored.compare(0, prefix.size(), prefix) != 0) return false;
+  const size_t end = stored.find('"', prefix.size());
+  if (end == std::string::npos) return false;
+  fields.state = stored.substr(prefix.size(), end - prefix.size());
+  return stored_body(fields, request) == stored;
+}
+
 // The stored offer of a basket row.
 std::optional<offer_ref> offer_of(const basket_row& row) {
   if (row.reward_id) return offer_ref{offer_kind::reward, *row.reward_id};
   if (row.points_product_id) return offer_ref{offer_kind::points_product, *row.points_product_id};
   return std::nullopt;
-}
-
-// Whether `fields` and `request` are the order stored in `stored` (its body is a stored_body),
-// whatever state either names: a basket's state moves on (billed, completed, ...), its order
-// does not.
-bool same_order(const basket_row& stored, basket_fields fields, const basket_request& request) {
-  std::string prefix = "{\"id\":";
-  append_json_string(prefix, fields.id);
-  prefix += ",\"state\":\"";
-  if (stored.body.compare(0, prefix.size(), prefix) != 0) return false;
-  const size_t end = stored.body.find('"', prefix.size());
-  if (end == std::string::npos) return false;
-  fields.state = stored.body.substr(prefix.size(), end - prefix.size());
-  if (stored_body(fields, request) == stored.body) return true;
-  // The JS checkout re-sends an order whose answer was lost without its offer (it promises no
-  // discount the service has not confirmed, order_checkout.js): the same sale, answered with
-  // what was billed. Any other difference is another order.
-  if (fields.selected) return false;
-  fields.selected = offer_of(stored);
-  return fields.selected && stored_body(fields, request) == stored.body;
 }
 
 // A points product in state `unredeemable` is shown (contract 3.2) but never sold.
@@ -220,7 +213,7 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
     if (existing && !is_open(existing->state)) {
       // Billed (and later) baskets are frozen: a re-send changes at most the state and never
       // redeems, debits or accrues again. Its id names that order: another body is refused.
-      if (!same_order(*existing, *fields, *request)) {
+      if (!same_order(existing->body, *fields, *request)) {
         return error{409, "basket " + fields->id + " was " +
                               (existing->billed_at ? std::string("billed") : existing->state) +
                               " with another body; a basket id names one order (send another "
