@@ -121,9 +121,9 @@ export declare class LoyaltyClient {
   /** The base URL without a trailing slash. */
   readonly baseUrl: string;
   /**
-   * A 32-bit fingerprint of (base URL, merchant key, token): the default snapshot store key, a
-   * cache key only (orders belong to the account's merchant and user). With a token function it
-   * does not tell guests apart: give each guest's HybridQualifier its own storeKey.
+   * A short 32-bit fingerprint of (base URL, merchant key, token), for logs and display only: it
+   * decides nothing (orders belong to the account's merchant and user; the default snapshot store
+   * key is the full SHA-256 of the credentials).
    */
   readonly identity: string;
   /** The current token (the string, or what the token function gives now). */
@@ -216,7 +216,7 @@ export interface OfferRef {
 
 /** An order not decided yet, as the outbox keeps it. */
 export interface PendingOrder {
-  /** Whose order: the client's identity. */
+  /** Whose order: JSON.stringify([merchantId, userId]) of the account it was placed for. */
   owner: string;
   basketId: string;
   /** Queue order: orders are replayed by increasing sequence. */
@@ -349,7 +349,7 @@ export interface QualifyingClient {
   /** The client that replays an order with its stored credentials (default: a LoyaltyClient). */
   withCredentials?(credentials: ReplayCredentials): Pick<QualifyingClient, 'saveBasket'> & { readonly baseUrl?: string };
   readonly baseUrl?: string;
-  /** The default snapshot store key; also how orders of the previous layout are recognised. */
+  /** A short fingerprint for display (a client without credentials(): the default snapshot store key). */
   readonly identity?: string;
 }
 
@@ -498,7 +498,7 @@ export interface HybridQualifierOptions {
   onDivergence?: (event: DivergenceEvent) => void;
   /** The clock of snapshot ages, in epoch milliseconds; default Date.now. */
   now?: () => number;
-  /** Default: "snapshot:" + client.identity. */
+  /** Default: "snapshot:" + the SHA-256 (hex) of the client's [baseUrl, merchantKey, current token]. */
   storeKey?: string;
   /** Passed to createQualifier (e.g. its `now`, the clock of requests without order_timestamp). */
   qualifierOptions?: QualifierOptions;

@@ -11,6 +11,7 @@ import { defaultOrderOutbox } from './order_outbox.js';
 import { OrderCheckout, offlinePolicy, ownerOfSnapshot } from './order_checkout.js';
 import { RetryBackoff } from './retry_backoff.js';
 import { snapshotFromAccount } from './snapshot_from_account.js';
+import { sha256Hex } from './sha256_hex.js';
 
 const DEFAULT_MAX_AGE_MS = 15 * 60_000;
 const DEFAULT_MAX_STALE_MS = 7 * 24 * 60 * 60_000;
@@ -139,7 +140,7 @@ export class HybridQualifier {
     if (now !== undefined && typeof now !== 'function') throw new TypeError('now must be a function');
     this.#client = client;
     this.#store = checkStore(store ?? memorySnapshotStore());
-    this.#storeKey = storeKey ?? `snapshot:${client.identity ?? 'default'}`;
+    this.#storeKey = storeKey ?? null;
     this.#maxAgeMs = maxAgeMs;
     this.#maxStaleMs = maxStaleMs;
     this.#now = now ?? Date.now;
@@ -377,7 +378,7 @@ export class HybridQualifier {
   async #loadStored() {
     let entry = null;
     try {
-      entry = await this.#store.load(this.#storeKey);
+      entry = await this.#store.load(await this.#snapshotKey());
     } catch {
       return null; // an unreadable store is an empty one
     }
@@ -456,11 +457,20 @@ export class HybridQualifier {
     this.#savedAt = savedAt;
   }
 
+  // The store key: storeKey, else the SHA-256 of the client's (base URL, merchant key, current
+  // token), so two guests never share an entry (a client without credentials(): its identity).
+  async #snapshotKey() {
+    if (this.#storeKey !== null) return this.#storeKey;
+    if (typeof this.#client.credentials !== 'function') return `snapshot:${this.#client.identity ?? 'default'}`;
+    const { baseUrl, merchantKey, accessToken } = await this.#client.credentials();
+    return `snapshot:${await sha256Hex(JSON.stringify([baseUrl, merchantKey, accessToken]))}`;
+  }
+
   async #save(snapshot) {
     try {
       const entry = { snapshot, savedAt: this.#savedAt };
       if (this.#etag !== null) entry.etag = this.#etag;
-      await this.#store.save(this.#storeKey, entry);
+      await this.#store.save(await this.#snapshotKey(), entry);
     } catch {
       // Persistence is best effort (a full quota, a read-only disk): the snapshot is in use anyway.
     }

@@ -192,8 +192,8 @@ function accountQuery(read) {
   return parts.length === 0 ? '' : `?${parts.join('&')}`;
 }
 
-// FNV-1a (32 bit) as hex: a cache key for stored snapshots, never an identity (orders belong to
-// the (merchant, user) of the account read, see order_checkout.js).
+// FNV-1a (32 bit) as hex: a short tag for logs and display, never an identity nor a store key
+// (orders belong to the (merchant, user) of the account read, see order_checkout.js).
 function fingerprint(text) {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; ++i) {
@@ -254,8 +254,8 @@ export class LoyaltyClient {
   }
 
   /**
-   * A short fingerprint of (base URL, merchant key, token): the default snapshot store key, a
-   * cache key only. With a token function it does not tell guests apart (give each a storeKey).
+   * A short fingerprint of (base URL, merchant key, token) for logs and display; it decides
+   * nothing (HybridQualifier keys snapshots by the full SHA-256 of credentials()).
    */
   get identity() {
     return this.#identity;

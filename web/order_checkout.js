@@ -13,6 +13,7 @@
 import { QualifyError } from './qualify_error.js';
 import { LoyaltyClient, isServiceUnavailable, wasNotSent } from './loyalty_client.js';
 import { RetryBackoff } from './retry_backoff.js';
+import { sha256Hex } from './sha256_hex.js';
 
 const MAX_BASKET_ID_BYTES = 200;
 const OFFER_KINDS = new Set(['reward', 'points_product']);
@@ -128,8 +129,10 @@ export function ownerOfSnapshot(snapshot) {
 // an outage): its owner is settled by the first client with the same credentials that knows it.
 const UNRESOLVED_OWNER = ownerOf(null, null);
 
-// Orders of the previous layout: owner = the 32-bit fingerprint of (base URL, merchant key,
-// token), no stored credentials. Listed for the client with that fingerprint and converted.
+// Orders of the previous layout: owner = a 32-bit fingerprint of (base URL, merchant key, token),
+// no stored credentials. A fingerprint is not an identity (collisions were found), so no client
+// claims them by it: they are listed with every pending order and replayed only with the
+// credentials credentialsFor(order) gives (or settled by hand).
 const isLegacy = (order) => !order.owner.startsWith('[');
 const isUnresolved = (order) => order.owner === UNRESOLVED_OWNER;
 const keyOf = (order) => JSON.stringify([order.owner, order.basketId]);
@@ -156,17 +159,6 @@ function requestOf(order) {
 
 // An attempt that may have reached the service was made (orders of the previous layout: any).
 const maybeSent = (order) => order.maybeSent ?? order.attempts > 0;
-
-async function sha256Hex(text) {
-  const bytes = new TextEncoder().encode(text);
-  const subtle = globalThis.crypto?.subtle;
-  if (typeof subtle?.digest === 'function') {
-    const digest = new Uint8Array(await subtle.digest('SHA-256', bytes));
-    return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
-  }
-  const cryptoModule = 'node:crypto';
-  return (await import(/* @vite-ignore */ /* webpackIgnore: true */ cryptoModule)).createHash('sha256').update(bytes).digest('hex');
-}
 
 const DERIVED_SUFFIX = '~without-offer';
 
@@ -435,11 +427,10 @@ export class OrderCheckout {
   }
 
   // Whether `order` is the guest's on screen: its owner; or, not known yet (queued before the
-  // account could be read) or of the previous layout, placed with this client's credentials.
+  // account could be read), placed with exactly this client's credentials.
   #isMine(order, me, credentials) {
     if (me !== null && order.owner === me.owner) return true;
     if (isUnresolved(order)) return sameCredentials(order.replay, credentials);
-    if (isLegacy(order)) return typeof this.#client.identity === 'string' && order.owner === this.#client.identity;
     return false;
   }
 
@@ -492,7 +483,7 @@ export class OrderCheckout {
     }
     if (credentials == null) {
       const me = this.#knownOwner();
-      if ((me !== null && order.owner === me.owner) || (isLegacy(order) && order.owner === this.#client.identity)) {
+      if (me !== null && order.owner === me.owner) {
         return { client: this.#client, key: this.#client.baseUrl ?? 'client' };
       }
       credentials = order.replay ?? null;

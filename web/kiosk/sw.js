@@ -37,6 +37,7 @@ const PRECACHE = [
   '../order_outbox.js',
   '../outbox_lock.js',
   '../order_checkout.js',
+  '../sha256_hex.js',
   '../retry_backoff.js',
   '../dist/loyalty_qualifier.mjs',
   '../dist/loyalty_qualifier.wasm',

@@ -79,8 +79,9 @@ describe('answers', () => {
   test('saveBasket() creates, then updates, a basket', async () => {
     const client = clientFor('u_1003');
     const body = { ...latte, id: 'client-b1', state: 'checkout', rewards: ['rw_1003_welcome'] };
-    assert.deepEqual(await client.saveBasket(body), { id: 'client-b1', state: 'checkout', discount: '3.00' });
-    assert.deepEqual(await client.saveBasket({ ...body, state: 'placed' }), { id: 'client-b1', state: 'placed', discount: '3.00' });
+    const offer = { kind: 'reward', id: 'rw_1003_welcome' };
+    assert.deepEqual(await client.saveBasket(body), { id: 'client-b1', state: 'checkout', discount: '3.00', offer });
+    assert.deepEqual(await client.saveBasket({ ...body, state: 'placed' }), { id: 'client-b1', state: 'placed', discount: '3.00', offer });
   });
 
   test('the API spec\'s headers are sent, and nothing else', async () => {

@@ -6,6 +6,7 @@
 // and a process restart between queueing and replay.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -202,7 +203,10 @@ describe('conditional refresh', () => {
     try {
       await hybrid.ready();
       const loaded = hybrid.currentSnapshot();
-      const etag = memory.load(`snapshot:${clientOf(BLAIR).identity}`).etag;
+      // The default store key: the full SHA-256 of the client's credentials (never a short hash).
+      const { baseUrl, merchantKey, accessToken } = await clientOf(BLAIR).credentials();
+      const key = `snapshot:${createHash('sha256').update(JSON.stringify([baseUrl, merchantKey, accessToken])).digest('hex')}`;
+      const etag = memory.load(key).etag;
       assert.equal(saves, 1);
       assert.equal(await hybrid.refresh(), loaded);
       assert.equal(await hybrid.refresh(), loaded);
@@ -217,7 +221,7 @@ describe('conditional refresh', () => {
       assert.notEqual(changed, loaded);
       assert.equal(statuses.at(-1), 200);
       assert.equal(saves, 2);
-      assert.notEqual(memory.load(`snapshot:${clientOf(BLAIR).identity}`).etag, etag);
+      assert.notEqual(memory.load(key).etag, etag);
       assert.equal(Number(changed.points[0].balance), Number(loaded.points[0].balance) - 200);
     } finally {
       hybrid.dispose();
@@ -269,7 +273,7 @@ describe('checkout through the outbox', () => {
       assert.deepEqual(pending.map((o) => o.basketId), [outcome.basketId]);
 
       const replayed = await hybrid.flush();
-      assert.deepEqual(replayed, [{ status: 'billed', basketId: outcome.basketId, discount: '2.00', message: 'Billed by the loyalty service.' }]);
+      assert.deepEqual(replayed, [{ status: 'billed', basketId: outcome.basketId, discount: '2.00', message: 'Billed by the loyalty service.', offer: { kind: 'points_product', id: 'pp_two_off' } }]);
       assert.deepEqual(settled, replayed);
       assert.equal(await balanceOf(BLAIR), before - 200, 'exactly one debit');
       assert.deepEqual(await hybrid.pendingOrders(), []);
@@ -414,7 +418,7 @@ describe('checkout through the outbox', () => {
     assert.equal(readdirSync(directory).length, 1, 'the order outlived its process');
     assert.ok(statSync(path.join(directory, readdirSync(directory)[0])).size > 0);
     const replayed = await run('replay');
-    assert.deepEqual(replayed, { status: 'billed', basketId: 'blair-restart-1', discount: '0.00', message: 'Billed by the loyalty service.' });
+    assert.deepEqual(replayed, { status: 'billed', basketId: 'blair-restart-1', discount: '0.00', message: 'Billed by the loyalty service.', offer: null });
     assert.deepEqual(readdirSync(directory), []);
     assert.equal(await balanceOf(BLAIR), before, 'queued at full price (policy "never"), billed once');
     assert.equal((await basket(service, BLAIR, { ...latte, id: 'blair-restart-1', state: 'billed' })).status, 200, 'the basket exists, billed');
