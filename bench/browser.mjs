@@ -9,7 +9,7 @@
 //                       its download from the local server, the .wasm's streaming compile,
 //                       instantiation and the load; median of several fresh pages (no cache);
 //   createQualifierS    the same with the S snapshot (the cold start of a small account);
-//   createQualifierModules  the same as createQualifierS importing web/qualifier.js unbundled;
+//   createQualifierModules  the same as createQualifierS importing web/engine/qualifier.js unbundled;
 //   setSnapshot         setSnapshot(5,000-reward snapshot object) on a warm page, median of rounds;
 //   qualify.S/M/L, explain.S/M/L
 //                       per call through the JS API, requests as objects cycling over the 64
@@ -170,7 +170,7 @@ async function main() {
     };
     figures.createQualifier = await cold('/workloads/load.snapshot.json');
     figures.createQualifierS = await cold('/workloads/S.snapshot.json');
-    figures.createQualifierModules = await cold('/workloads/S.snapshot.json', '/web/qualifier.js');
+    figures.createQualifierModules = await cold('/workloads/S.snapshot.json', '/web/engine/qualifier.js');
     Object.assign(figures, await page((tab) => tab.evaluate(inPage, {
       mode: 'warm', rounds: ROUNDS, roundMs: ROUND_MS, warmMs: WARM_MS, nowMs: NOW_MS,
     })));

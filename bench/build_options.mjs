@@ -5,7 +5,7 @@
 // scripts/build.mjs does), the variants taking turns so that each sees the same machine load.
 // Usage: node bench/build_options.mjs [variant...]   variants: O2 O2-lto O3 O3-lto Oz Oz-lto
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -41,9 +41,11 @@ async function build(variant) {
   const face = path.join(dir, 'face');
   const dist = path.join(face, 'dist');
   mkdirSync(dist, { recursive: true });
-  for (const name of readdirSync(path.join(root, 'web'))) {
-    if (name.endsWith('.js')) copyFileSync(path.join(root, 'web', name), path.join(face, name));
-  }
+  // web/'s modules with their folders (engine/, clients/, ...), so that every relative import holds.
+  cpSync(path.join(root, 'web'), face, {
+    recursive: true,
+    filter: (from) => statSync(from).isDirectory() ? path.basename(from) !== 'dist' : from.endsWith('.js'),
+  });
   copyFileSync(path.join(dir, 'loyalty_qualifier.wasm'), path.join(dist, 'loyalty_qualifier.wasm'));
   minifyScripts(path.join(dir, 'loyalty_qualifier.mjs'), dist, face);
   const gzip = (name) => gzipSync(readFileSync(path.join(dist, name)), { level: 9 }).length;

@@ -323,16 +323,16 @@ function downloadSize() {
     return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
   };
   const kb = (b) => (b / 1024).toFixed(1);
-  // What a page fetches for createQualifier: the .wasm and the browser bundle (web/qualifier.js
+  // What a page fetches for createQualifier: the .wasm and the browser bundle (web/engine/qualifier.js
   // and the Embind glue, minified by scripts/build.mjs into one module).
   const wasm = gzip(path.join(distDir, 'loyalty_qualifier.wasm'));
   const bundle = gzip(path.join(distDir, 'loyalty_qualifier.browser.mjs'));
   const total = wasm.gzip + bundle.gzip;
   row(`browser download, gzip -9 (wasm ${kb(wasm.gzip)} + browser bundle ${kb(bundle.gzip)} KB)`,
     `${kb(total)} KB (${total} B)`, '<= 60 KB', total <= 60 * 1024, 'download_gzip_bytes', total);
-  // The same modules unbundled, as a page importing web/qualifier.js loads them.
+  // The same modules unbundled, as a page importing web/engine/qualifier.js loads them.
   const parts = [['glue (minified)', path.join(distDir, 'loyalty_qualifier.mjs')],
-    ['qualifier.js', path.join(root, 'web/qualifier.js')], ['qualify_error.js', path.join(root, 'web/qualify_error.js')]]
+    ['qualifier.js', path.join(root, 'web/engine/qualifier.js')], ['qualify_error.js', path.join(root, 'web/engine/qualify_error.js')]]
     .map(([name, file]) => ({ name, ...gzip(file) }));
   const unbundled = wasm.gzip + parts.reduce((sum, p) => sum + p.gzip, 0);
   row(`  unbundled: wasm ${kb(wasm.gzip)} + ${parts.map((p) => `${p.name} ${kb(p.gzip)}`).join(' + ')} KB`,
@@ -358,7 +358,7 @@ function browserFigures() {
   }
   row(`Chromium: first createQualifier(${LOAD_REWARDS}-reward snapshot) of a fresh page (${b.browser})`,
     msText(b.createQualifier), '<= 150 ms', b.createQualifier <= 150, 'browser_create_ms', b.createQualifier);
-  row('  Chromium: first createQualifier(S snapshot) of a fresh page: browser bundle / web/qualifier.js',
+  row('  Chromium: first createQualifier(S snapshot) of a fresh page: browser bundle / web/engine/qualifier.js',
     `${msText(b.createQualifierS)} / ${msText(b.createQualifierModules)}`, '', null,
     'browser_create_S_ms', b.createQualifierS);
   if (b.createQualifier > 150) {

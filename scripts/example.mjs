@@ -25,7 +25,7 @@ function main() {
     return 1;
   }
   const cli = [
-    'web/cli.js',
+    'web/cli/cli.js',
     'qualify',
     '--snapshot',
     'examples/snapshot.json',

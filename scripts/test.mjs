@@ -55,9 +55,10 @@ const npmReady = step('npm packages', () => {
   }
 });
 
-step('import cycles in web/ (scripts/check-imports.mjs)', () =>
-  run(process.execPath, ['scripts/check-imports.mjs', 'web']),
-);
+step('import cycles in web/ and kiosk/ (scripts/check-imports.mjs)', () => {
+  run(process.execPath, ['scripts/check-imports.mjs', 'web']);
+  run(process.execPath, ['scripts/check-imports.mjs', 'kiosk']);
+});
 
 if (!systemReady) {
   skip('native build', 'system packages missing');

@@ -24,20 +24,20 @@
 
 #include <httplib.h>
 
-#include "access_log.hpp"
-#include "account_cache.hpp"
-#include "accrual.hpp"
-#include "auth.hpp"
-#include "baskets.hpp"
-#include "fixture.hpp"
-#include "guarded_server.hpp"
-#include "http_routes.hpp"
-#include "json_body.hpp"
-#include "migrations.hpp"
+#include "domain/account_cache.hpp"
+#include "domain/accrual.hpp"
+#include "domain/baskets.hpp"
+#include "domain/fixture.hpp"
+#include "domain/sandbox.hpp"
+#include "domain/service_clock.hpp"
+#include "http/access_log.hpp"
+#include "http/auth.hpp"
+#include "http/guarded_server.hpp"
+#include "http/http_routes.hpp"
+#include "http/json_body.hpp"
 #include "options.hpp"
-#include "sandbox.hpp"
-#include "service_clock.hpp"
-#include "store.hpp"
+#include "store/migrations.hpp"
+#include "store/store.hpp"
 
 namespace {
 
@@ -93,8 +93,9 @@ class throwaway_database {
   std::string folder_;
 };
 
-// Started by startLocalService() (web/local_service.js), which passes its pid: the service stops
-// (SIGTERM) when the thread that started it ends, even by kill -9. False when it is gone already.
+// Started by startLocalService() (web/service/local_service.js), which passes its pid: the service
+// stops (SIGTERM) when the thread that started it ends, even by kill -9. False when it is gone
+// already.
 bool stop_with_parent() {
   const char* parent = std::getenv("LQ_SERVICE_PARENT_PID");
   if (parent == nullptr || *parent == '\0') return true;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "open_baskets.hpp"
-#include "order_window.hpp"
+#include "domain/open_baskets.hpp"
+#include "domain/order_window.hpp"
 #include "qualifier.hpp"
 
 namespace lq::service {

@@ -1,9 +1,9 @@
 #include "qualifier.hpp"
 
-#include "basket_context.hpp"
-#include "discount.hpp"
-#include "eligibility.hpp"
-#include "explain.hpp"
+#include "model/basket_context.hpp"
+#include "rules/discount.hpp"
+#include "rules/eligibility.hpp"
+#include "rules/explain.hpp"
 
 namespace lq {
 

@@ -11,16 +11,16 @@
 #include <string_view>
 #include <vector>
 
-#include "civil_time.hpp"
-#include "decimal.hpp"
-#include "instant.hpp"
-#include "json_writer.hpp"
-#include "offer.hpp"
-#include "qualify.hpp"
-#include "render.hpp"
-#include "request.hpp"
-#include "result.hpp"
-#include "snapshot.hpp"
+#include "base/civil_time.hpp"
+#include "base/decimal.hpp"
+#include "base/instant.hpp"
+#include "base/result.hpp"
+#include "json/json_writer.hpp"
+#include "model/offer.hpp"
+#include "model/request.hpp"
+#include "model/snapshot.hpp"
+#include "render/render.hpp"
+#include "rules/qualify.hpp"
 
 namespace lq {
 

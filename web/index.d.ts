@@ -298,4 +298,4 @@ export function snapshotFromAccount(account: AccountRead | string, context: Acco
  */
 export function tzRuleFromIntl(timeZone: string, options?: { at?: Date | number }): string;
 
-export * from './clients.js';
+export * from './clients/clients.js';

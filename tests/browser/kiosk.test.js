@@ -1,4 +1,4 @@
-// The kiosk page (web/kiosk/) against the real service, as `npm start` runs it: scripts/kiosk.mjs
+// The kiosk page (kiosk/page/) against the real service, as `npm start` runs it: kiosk/server/main.mjs
 // on port 0 with a temporary database and a fixed service clock, driven by Debian's Chromium
 // through playwright-core. Screenshots go to test-output/kiosk/. The tests run in order on one
 // page: each continues the order of the previous one.
@@ -12,7 +12,7 @@ import readline from 'node:readline';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { createKioskServer } from '../../scripts/kiosk.mjs';
+import { createKioskServer } from '../../kiosk/server/main.mjs';
 import { launchChromium } from '../js/support.js';
 import { ensureWasm, serviceBinary } from '../service/harness.js';
 import { startLossyProxy } from '../service/lossy_proxy.js';
@@ -35,7 +35,7 @@ const consoleErrors = [];
 // The service binary comes from the service tests' harness (built under its lock, so parallel
 // test files never build it twice); the kiosk runs it as is through LQ_SERVICE_BIN.
 function startKiosk(db, serviceBin) {
-  const proc = spawn(process.execPath, ['scripts/kiosk.mjs', '--port', '0', '--db', db,
+  const proc = spawn(process.execPath, ['kiosk/server/main.mjs', '--port', '0', '--db', db,
     '--processing-delay', '1', '--now', NOW], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -169,18 +169,18 @@ after(async () => {
 });
 
 test('npm start prints the page URL; the kiosk server serves web/ and proxies the API', { timeout: 60_000 }, async () => {
-  assert.match(kiosk.pageUrl, /^http:\/\/127\.0\.0\.1:\d+\/kiosk\/\?now=/);
+  assert.match(kiosk.pageUrl, /^http:\/\/127\.0\.0\.1:\d+\/kiosk\/page\/\?now=/);
   const health = await fetch(`${kiosk.origin}/_kiosk/health`).then((r) => r.json());
   assert.deepEqual(health, { service: 'up' });
   const account = await api('GET', '/api/account');
   assert.equal(account.status, 200);
   assert.equal(account.body.user.id, 'u_1001');
   assert.equal(await rawGet('/'), 302);
-  assert.equal(await rawGet('/kiosk/'), 200);
-  assert.equal(await rawGet('/dist/loyalty_qualifier.wasm'), 200);
+  assert.equal(await rawGet('/kiosk/page/'), 200);
+  assert.equal(await rawGet('/web/dist/loyalty_qualifier.wasm'), 200);
   assert.equal(await rawGet('/..%2fpackage.json'), 403);
-  assert.equal(await rawGet('/kiosk/..%2f..%2fpackage.json'), 403);
-  assert.equal(await rawGet('/kiosk/nothing-here.js'), 404);
+  assert.equal(await rawGet('/kiosk/page/..%2f..%2fpackage.json'), 403);
+  assert.equal(await rawGet('/kiosk/page/nothing-here.js'), 404);
 });
 
 test('the page starts online with the first demo guest and an empty basket', { timeout: 60_000 }, async () => {
@@ -505,7 +505,7 @@ async function startService() {
 }
 
 function siteUrl(extra = '') {
-  return `${site.origin}/kiosk/?now=${encodeURIComponent(NOW)}&poll=1&retry=1&guest=u_1002${extra}`;
+  return `${site.origin}/kiosk/page/?now=${encodeURIComponent(NOW)}&poll=1&retry=1&guest=u_1002${extra}`;
 }
 
 async function openSitePage(extra = '') {
@@ -553,14 +553,14 @@ test('a second kiosk site in front of a lossy proxy', { timeout: 60_000 }, async
   site.page.on('pageerror', (error) => consoleErrors.push(`site page error: ${error.message}`));
 
   // Static files carry validators: a revalidation is a 304.
-  const first = await fetch(`${site.origin}/kiosk/kiosk.js`);
+  const first = await fetch(`${site.origin}/kiosk/page/kiosk.js`);
   await first.arrayBuffer();
   assert.equal(first.headers.get('cache-control'), 'no-cache');
   assert.match(first.headers.get('etag'), /^W\/"[0-9a-f]+-[0-9a-f]+"$/);
   assert.ok(first.headers.get('last-modified'));
-  const again = await fetch(`${site.origin}/kiosk/kiosk.js`, { headers: { 'If-None-Match': first.headers.get('etag') } });
+  const again = await fetch(`${site.origin}/kiosk/page/kiosk.js`, { headers: { 'If-None-Match': first.headers.get('etag') } });
   assert.equal(again.status, 304);
-  const since = await fetch(`${site.origin}/kiosk/kiosk.js`, { headers: { 'If-Modified-Since': first.headers.get('last-modified') } });
+  const since = await fetch(`${site.origin}/kiosk/page/kiosk.js`, { headers: { 'If-Modified-Since': first.headers.get('last-modified') } });
   assert.equal(since.status, 304);
   // The account: a strong ETag and 304 through the proxy as well.
   const account = await fetch(`${site.origin}/api/account`, { headers: { Authorization: `Bearer ${ALEX.token}`, 'Merchant-Key': ALEX.key, Accept: MEDIA_TYPE } });

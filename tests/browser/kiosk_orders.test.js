@@ -1,5 +1,5 @@
 // The kiosk's orders (issue 19), in Debian's Chromium against the real service through the kiosk
-// server (scripts/kiosk.mjs on port 0, a temporary database, a 1 s processing delay, the fixed
+// server (kiosk/server/main.mjs on port 0, a temporary database, a 1 s processing delay, the fixed
 // clock of tests/browser/kiosk.test.js): an unredeemable points product is never offered, a
 // checkout that cannot be kept is "not placed" and a retry is the same order, damaged outbox
 // entries are reported without blocking anything, and a guest's queued order is replayed (and
@@ -32,7 +32,7 @@ let browser;
 const errors = [];
 
 function startKiosk(db, serviceBin) {
-  const proc = spawn(process.execPath, ['scripts/kiosk.mjs', '--port', '0', '--db', db,
+  const proc = spawn(process.execPath, ['kiosk/server/main.mjs', '--port', '0', '--db', db,
     '--processing-delay', '1', '--now', NOW], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'pipe'],

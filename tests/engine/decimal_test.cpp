@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "decimal.hpp"
+#include "base/decimal.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "instant.hpp"
+#include "base/instant.hpp"
 #include "qualifier.hpp"
 #include "records.hpp"
 

@@ -9,15 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "explain.hpp"
-#include "instant.hpp"
+#include "base/instant.hpp"
+#include "model/reason.hpp"
+#include "model/request.hpp"
+#include "model/snapshot.hpp"
 #include "qualifier.hpp"
-#include "qualify.hpp"
-#include "reason.hpp"
 #include "records.hpp"
-#include "render.hpp"
-#include "request.hpp"
-#include "snapshot.hpp"
+#include "render/render.hpp"
+#include "rules/explain.hpp"
+#include "rules/qualify.hpp"
 
 namespace {
 

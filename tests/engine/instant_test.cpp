@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "instant.hpp"
+#include "base/instant.hpp"
 
 namespace {
 

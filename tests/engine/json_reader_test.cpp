@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "decimal.hpp"
-#include "json_fields.hpp"
-#include "json_reader.hpp"
+#include "base/decimal.hpp"
+#include "json/json_fields.hpp"
+#include "json/json_reader.hpp"
 
 namespace {
 

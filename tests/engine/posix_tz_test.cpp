@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "posix_tz.hpp"
+#include "base/posix_tz.hpp"
 
 namespace {
 

@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "instant.hpp"
+#include "base/instant.hpp"
 #include "qualifier.hpp"
 
 namespace {

@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "decimal.hpp"
-#include "instant.hpp"
+#include "base/decimal.hpp"
+#include "base/instant.hpp"
+#include "model/request.hpp"
 #include "qualifier.hpp"
-#include "request.hpp"
 
 namespace {
 

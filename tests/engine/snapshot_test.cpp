@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "decimal.hpp"
-#include "instant.hpp"
+#include "base/decimal.hpp"
+#include "base/instant.hpp"
+#include "model/snapshot.hpp"
 #include "qualifier.hpp"
 #include "records.hpp"
-#include "snapshot.hpp"
 
 namespace {
 

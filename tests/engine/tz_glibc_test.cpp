@@ -18,9 +18,9 @@
 #include <system_error>
 #include <vector>
 
-#include "civil_time.hpp"
-#include "posix_tz.hpp"
-#include "tzif.hpp"
+#include "base/civil_time.hpp"
+#include "base/posix_tz.hpp"
+#include "base/tzif.hpp"
 
 namespace {
 

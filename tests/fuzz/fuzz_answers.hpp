@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "decimal.hpp"
+#include "base/decimal.hpp"
 #include "fuzz_check.hpp"
 #include "qualifier.hpp"
 

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "instant.hpp"
+#include "base/instant.hpp"
 
 namespace lq_fuzz {
 

@@ -8,9 +8,9 @@
 #include <optional>
 #include <string_view>
 
-#include "civil_time.hpp"
+#include "base/civil_time.hpp"
+#include "base/instant.hpp"
 #include "fuzz_check.hpp"
-#include "instant.hpp"
 
 namespace {
 

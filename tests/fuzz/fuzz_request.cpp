@@ -9,8 +9,8 @@
 
 #include "fuzz_answers.hpp"
 #include "fuzz_check.hpp"
+#include "model/request.hpp"
 #include "qualifier.hpp"
-#include "request.hpp"
 
 namespace {
 

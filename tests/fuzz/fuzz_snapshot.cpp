@@ -11,9 +11,9 @@
 
 #include "fuzz_answers.hpp"
 #include "fuzz_check.hpp"
+#include "model/snapshot.hpp"
 #include "qualifier.hpp"
-#include "render.hpp"
-#include "snapshot.hpp"
+#include "render/render.hpp"
 
 namespace {
 

@@ -245,7 +245,7 @@ test('esbuild page without the option: a QualifyError 503 naming the URL tried',
   assert.equal(result.error.isQualifyError, true, JSON.stringify(result));
   assert.equal(result.error.code, 503);
   assert.ok(result.error.message.startsWith('MODULE_LOAD_FAILED'), result.error.message);
-  assert.ok(result.error.message.includes(`${origin}/esbuild/dist/loyalty_qualifier.wasm`), result.error.message);
+  assert.ok(result.error.message.includes(`${origin}/dist/loyalty_qualifier.wasm`), result.error.message);
   assert.match(result.error.message, /HTTP 404/);
 });
 
@@ -267,7 +267,7 @@ test('a wasm URL on another path: one download, as application/wasm or octet-str
       const { result, messages } = await runIn('esbuild', how, url);
       assert.deepEqual(result, { rewards: exampleRewards }, `${type} ${how}: ${messages.join('\n')}`);
       assert.equal(downloads.get(url), 1, `${type} ${how}: downloads`);
-      assert.equal(downloads.get('/esbuild/dist/loyalty_qualifier.wasm'), undefined);
+      assert.equal(downloads.get('/dist/loyalty_qualifier.wasm'), undefined);
       // The glue's streaming fallback would log "wasm streaming compile failed" here.
       assert.deepEqual(messages.filter((m) => /wasm|streaming|MIME/i.test(m)), [], `${type} ${how}`);
     }

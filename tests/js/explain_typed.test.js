@@ -11,8 +11,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { NOW_MS, makeRequests, makeSnapshot } from '../../bench/workloads.mjs';
-import { QualifyError } from '../../web/qualify_error.js';
-import { createQualifier } from '../../web/qualifier.js';
+import { QualifyError } from '../../web/engine/qualify_error.js';
+import { createQualifier } from '../../web/engine/qualifier.js';
 import { root } from './support.js';
 
 const nativeBench = path.join(root, 'build/native/bench/lq_native_bench');

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { intlOffsetAt, intlTransitionsInYear, tzRuleFromIntl } from '../../web/intl_tz_rule.js';
+import { intlOffsetAt, intlTransitionsInYear, tzRuleFromIntl } from '../../web/account/intl_tz_rule.js';
 import { offsetAt, parsePosixTz, readTzif, ruleEvents, zoneNames } from './tz_footers.js';
 
 // "This year" of the comparison: fixed, so the outcome depends only on the two tzdata copies

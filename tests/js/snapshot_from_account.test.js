@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import * as api from '../../web/index.js';
-import { tzRuleFromIntl } from '../../web/intl_tz_rule.js';
+import { tzRuleFromIntl } from '../../web/account/intl_tz_rule.js';
 import {
   CONTEXT,
   DOCUMENTED,

@@ -1,10 +1,10 @@
-// How snapshots and requests reach the engine (web/qualifier.js writeInput): JSON text is written
+// How snapshots and requests reach the engine (web/engine/qualifier.js writeInput): JSON text is written
 // as UTF-8 into a wasm buffer sized for ASCII first and rewritten when it does not fit, so text
 // with 2-, 3- and 4-byte characters must arrive intact, whatever came before it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { createQualifier } from '../../web/qualifier.js';
+import { createQualifier } from '../../web/engine/qualifier.js';
 import { readJson } from './support.js';
 
 const NOW = Date.parse('2026-11-24T13:15:00Z');
@@ -83,7 +83,7 @@ test('ASCII and non-ASCII loads and requests alternate on one qualifier', async 
   }
 });
 
-// A snapshot object is written to the engine in pieces (web/qualifier.js snapshotJson): each
+// A snapshot object is written to the engine in pieces (web/engine/qualifier.js snapshotJson): each
 // member, and each element of a long offer list, through JSON.stringify on its own. The text must
 // be exactly JSON.stringify's: toJSON called with the key it would get, members and elements that
 // JSON.stringify drops or turns into null treated the same, and its errors word for word.

@@ -1,6 +1,6 @@
 // Test support for the Intl TZ rules: the system tzdata as the local service reads it (the TZif
-// footer of /usr/share/zoneinfo/<zone>, src/tzif.cpp) and the offset a POSIX TZ rule gives at an
-// instant, written from RFC 8536 3.3 independently of web/intl_tz_rule.js.
+// footer of /usr/share/zoneinfo/<zone>, src/base/tzif.cpp) and the offset a POSIX TZ rule gives at an
+// instant, written from RFC 8536 3.3 independently of web/account/intl_tz_rule.js.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 

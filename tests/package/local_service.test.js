@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { after, test } from 'node:test';
 
-import { serviceBinaryPath, startLocalService } from '../../web/local_service.js';
+import { serviceBinaryPath, startLocalService } from '../../web/service/local_service.js';
 import { account, fixture, root, scratchDir } from '../service/harness.js';
 import { assertShippedBinaryBuilt, shippedBinary } from './shipped_binary.js';
 
@@ -14,7 +14,7 @@ const scratch = scratchDir('lq-local-service-');
 after(() => scratch.cleanup());
 
 const cli = (args) =>
-  spawnSync(process.execPath, [path.join(root, 'web/cli.js'), 'serve', ...args], {
+  spawnSync(process.execPath, [path.join(root, 'web/cli/cli.js'), 'serve', ...args], {
     encoding: 'utf8',
     timeout: 30_000,
   });

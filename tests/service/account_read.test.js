@@ -91,7 +91,7 @@ describe('without parameters: the whole snapshot plus the account-read fields', 
   });
 
   test("the service's tz_rules (system tzdata) and the Intl rules of the same zones agree", async () => {
-    const { tzRuleFromIntl } = await import('../../web/intl_tz_rule.js');
+    const { tzRuleFromIntl } = await import('../../web/account/intl_tz_rule.js');
     const { body } = await accountRead('');
     const zoned = [body.merchant, ...body.locations];
     assert.deepEqual([...new Set(zoned.map((z) => z.time_zone))].sort(), ['America/Chicago', 'America/New_York']);

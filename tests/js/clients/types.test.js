@@ -1,4 +1,4 @@
-// web/clients.d.ts: it type-checks with tsc (strict, exactOptionalPropertyTypes) beside
+// web/clients/clients.d.ts: it type-checks with tsc (strict, exactOptionalPropertyTypes) beside
 // web/index.d.ts as `export * from './clients.js'` would combine them, and it declares exactly
 // the values the JS modules export (the internal transport helpers aside).
 import assert from 'node:assert/strict';
@@ -187,7 +187,7 @@ client.accountIfChanged(null, { rewardStates: 'redeemed' });
 console.log(client);
 `;
 
-test('web/clients.d.ts type-checks beside web/index.d.ts', { timeout: 120_000 }, (t) => {
+test('web/clients/clients.d.ts type-checks beside web/index.d.ts', { timeout: 120_000 }, (t) => {
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
   if (!existsSync(tsc)) {
     t.skip('typescript is not installed (npm ci)');
@@ -195,7 +195,7 @@ test('web/clients.d.ts type-checks beside web/index.d.ts', { timeout: 120_000 },
   }
   const dir = scratch.dir;
   const web = path.join(root, 'web').split(path.sep).join('/');
-  writeFileSync(path.join(dir, 'package.d.ts'), `export * from '${web}/index.js';\nexport * from '${web}/clients.js';\n`);
+  writeFileSync(path.join(dir, 'package.d.ts'), `export * from '${web}/index.js';\nexport * from '${web}/clients/clients.js';\n`);
   writeFileSync(path.join(dir, 'usage.ts'), USAGE);
   writeFileSync(path.join(dir, 'errors.ts'), ERRORS);
   writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
@@ -211,7 +211,7 @@ test('web/clients.d.ts type-checks beside web/index.d.ts', { timeout: 120_000 },
       noUnusedLocals: true,
       skipLibCheck: false,
     },
-    files: ['package.d.ts', 'usage.ts', 'errors.ts', `${web}/clients.d.ts`],
+    files: ['package.d.ts', 'usage.ts', 'errors.ts', `${web}/clients/clients.d.ts`],
   }));
   const result = spawnSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8', timeout: 120_000 });
   assert.equal(result.status, 0, result.stdout + result.stderr);
@@ -219,10 +219,10 @@ test('web/clients.d.ts type-checks beside web/index.d.ts', { timeout: 120_000 },
 
 test('the declared values are exactly the ones the modules export', async () => {
   const declared = new Set();
-  const text = readFileSync(path.join(root, 'web/clients.d.ts'), 'utf8');
+  const text = readFileSync(path.join(root, 'web/clients/clients.d.ts'), 'utf8');
   for (const match of text.matchAll(/^export (?:declare )?(?:const|class|function) (\w+)/gm)) declared.add(match[1]);
   const exported = new Set();
-  for (const file of ['loyalty_client.js', 'hybrid_qualifier.js', 'snapshot_store.js', 'order_outbox.js', 'sandbox_client.js']) {
+  for (const file of ['clients/loyalty_client.js', 'clients/hybrid_qualifier.js', 'clients/snapshot_store.js', 'clients/order_outbox.js', 'clients/sandbox_client.js']) {
     for (const name of Object.keys(await import(`../../../web/${file}`))) {
       assert.ok(!exported.has(name), `${name} is exported twice (export * would drop it)`);
       exported.add(name);
@@ -232,7 +232,7 @@ test('the declared values are exactly the ones the modules export', async () => 
   assert.deepEqual([...exported].filter((n) => !internal.has(n)).sort(), [...declared].sort());
   // The package root re-exports every public client value as the same binding, and no internal one.
   const index = await import('../../../web/index.js');
-  for (const file of ['loyalty_client.js', 'hybrid_qualifier.js', 'snapshot_store.js', 'order_outbox.js', 'sandbox_client.js']) {
+  for (const file of ['clients/loyalty_client.js', 'clients/hybrid_qualifier.js', 'clients/snapshot_store.js', 'clients/order_outbox.js', 'clients/sandbox_client.js']) {
     const module = await import(`../../../web/${file}`);
     for (const [name, value] of Object.entries(module)) {
       if (internal.has(name)) assert.ok(!(name in index), `${name} is internal but exported by web/index.js`);

@@ -1,0 +1,233 @@
+// Checkout: the service confirms the offer (POST /api/baskets/qualifying through the guest's
+// HybridQualifier), then Pay bills the order through hybrid.checkout(): one basket id per order,
+// written to the outbox before it is sent. The outcome is 'billed', 'refused' (the service said
+// no, with its message) or 'queued' (not decided yet: kept and sent again with the same id).
+// With the service unreachable the order can still be placed: queued, at full price unless the
+// kiosk's offline policy allows the offer. Nothing here ever claims that nothing was charged,
+// except after checkout() rejects: then the order was not placed and nothing was sent.
+//
+// One basket, one order: the page keeps the basket id (state.order) for every retry of the same
+// basket until the service bills or refuses it, so a retry can never become a second order; a
+// changed basket (items, setup or guest) is a new order with a new id.
+import { formatMoney, parseCents } from './money.js';
+import { $, announce, h, pointsName, renderBasket, recompute } from './render.js';
+import { newBasketId } from '../../web/clients/order_checkout.js';
+import { offlinePolicy, orderKey, orderRequest, refreshAccount, setOnline, state, updateOrders } from './state.js';
+
+function step(body, actions) {
+  $('checkout-body').replaceChildren(...[body].flat().filter(Boolean));
+  $('checkout-actions').replaceChildren(...actions);
+  (actions.find((a) => a.classList.contains('primary')) ?? actions[0])?.focus();
+}
+
+function button(label, onclick, kind = 'secondary', id = undefined) {
+  return h('button', { type: 'button', class: kind, id, onclick }, label);
+}
+
+function summary(subtotal, offer, discount) {
+  return h('dl', { class: 'totals' },
+    h('div', {}, h('dt', {}, 'Subtotal'), h('dd', {}, formatMoney(subtotal))),
+    offer && h('div', { class: 'discount' }, h('dt', {}, offer.label), h('dd', {}, formatMoney(-discount))),
+    h('div', { class: 'total' }, h('dt', {}, 'Total'), h('dd', {}, formatMoney(subtotal - discount))));
+}
+
+export function closeCheckout() {
+  state.checkout = null;
+  $('checkout-dialog').close();
+}
+
+const unreachable = (e) => e?.code === 0 || e?.code === 599 || (e?.code >= 500 && e?.code <= 599);
+
+export async function startCheckout() {
+  if (state.basket.isEmpty || state.checkout) return;
+  const dialog = $('checkout-dialog');
+  const request = orderRequest();
+  const offer = state.view?.selected ?? null;
+  const subtotal = state.basket.subtotalCents;
+  const session = { request, offer, subtotal, basketId: null };
+  state.checkout = session;
+  const key = orderKey(request);
+  if (state.order?.key !== key) state.order = { key, basketId: await newBasketId() };
+  session.basketId = state.order.basketId;
+  step(h('p', { class: 'progress' }, 'Confirming your offer with the loyalty service…'), []);
+  dialog.showModal();
+
+  let confirmed;
+  try {
+    confirmed = await state.hybrid.confirm(request);
+  } catch (e) {
+    if (state.checkout !== session) return;
+    if (unreachable(e)) {
+      setOnline(false);
+      offlineStep(session);
+      return;
+    }
+    step(h('p', { class: 'error' }, `The loyalty service refused the order: ${e.message}`),
+      [button('Back to the order', closeCheckout, 'primary')]);
+    return;
+  }
+  if (state.checkout !== session) return;
+  if (confirmed.source === 'local') {
+    setOnline(false);
+    offlineStep(session);
+    return;
+  }
+  setOnline(true);
+  const result = confirmed.result;
+  const confirmedIds = new Set([
+    ...result.rewards.map((r) => `reward:${r.id}`),
+    // A points product that is not redeemable is never offered (offers.js), so it is no disagreement.
+    ...result.points_products.filter((p) => (p.state ?? 'redeemable') === 'redeemable')
+      .map((p) => `points_product:${p.id}`),
+  ]);
+  const localIds = new Set(state.view?.offers.map((o) => `${o.kind}:${o.id}`) ?? []);
+  const agrees = confirmedIds.size === localIds.size && [...localIds].every((id) => confirmedIds.has(id));
+  if (!agrees) refreshAccount();
+  if (offer && !confirmedIds.has(`${offer.kind}:${offer.id}`)) {
+    step(h('p', { class: 'error' },
+      `The loyalty service no longer offers “${offer.label}” for this order. ` +
+      'Your offers have been refreshed: please choose again.'),
+    [button('Back to the order', closeCheckout, 'primary')]);
+    return;
+  }
+  const discount = offer ? Math.min(offer.discountCents, subtotal) : 0;
+  session.payOffer = offer;
+  step([
+    h('p', { class: 'confirmed' }, offer
+      ? `Confirmed by the loyalty service: “${offer.label}”.`
+      : 'Confirmed by the loyalty service. No offer is used on this order.'),
+    summary(subtotal, offer, discount),
+    !agrees && h('p', { class: 'note' },
+      'The service’s offers differed from this device’s; they have been refreshed.'),
+  ], [
+    button('Back', closeCheckout),
+    button(`Pay ${formatMoney(subtotal - discount)}`, () => pay(session), 'primary', 'pay'),
+  ]);
+}
+
+// The service cannot be asked: the order may still be placed, on the kiosk's offline policy.
+function offlineStep(session) {
+  const { offer, subtotal } = session;
+  const policy = offlinePolicy();
+  const maxCents = policy.maxDiscount === undefined ? Infinity : parseCents(policy.maxDiscount);
+  const keep = policy.redeem === 'provisional' && offer !== null && offer.discountCents <= maxCents;
+  const discount = keep ? Math.min(offer.discountCents, subtotal) : 0;
+  session.payOffer = keep ? offer : null;
+  step([
+    h('p', { class: 'offline' },
+      'The loyalty service is not reachable right now. You can still place the order: it is kept on this ' +
+      'kiosk and sent to the service as soon as it is back.'),
+    offer && !keep && h('p', { class: 'note' },
+      `Offers are not redeemed offline: “${offer.label}” stays in your wallet for next time.`),
+    keep && h('p', { class: 'note' }, `“${offer.label}” is applied provisionally; the service confirms it later.`),
+    summary(subtotal, keep ? offer : null, discount),
+  ], [
+    button('Back', closeCheckout),
+    button(`Place order · pay ${formatMoney(subtotal - discount)}`, () => pay(session), 'primary', 'pay'),
+  ]);
+}
+
+async function pay(session) {
+  const { request } = session;
+  const offer = session.payOffer ?? null;
+  step(h('p', { class: 'progress' }, 'Paying…'), []);
+  let outcome;
+  try {
+    outcome = await state.hybrid.checkout(request, {
+      offer: offer && { kind: offer.kind, id: offer.id },
+      basketId: session.basketId,
+    });
+  } catch (e) {
+    // Not placed: checkout() rejects only before the order is durably queued, so nothing was
+    // sent. The basket and its id stay: a retry is the same order. (A package that could reject
+    // after queueing leaves the order in the outbox: then it is placed and waits like any other.)
+    const queued = await queuedOrder(session.basketId);
+    await updateOrders();
+    if (state.checkout !== session) return;
+    if (queued) {
+      placed(session, { status: 'queued', basketId: session.basketId, discount: queued.promisedDiscount ?? null,
+        message: `The loyalty service has not confirmed this order yet (${e.message}). It is kept and sent again ` +
+          'with the same basket id until the service decides it.' });
+      return;
+    }
+    step([
+      h('p', { class: 'error', dataset: { status: 'not-placed' } },
+        'The order was not placed: nothing was sent to the loyalty service.'),
+      h('p', { class: 'note' }, `This kiosk could not keep the order: ${e.message}`),
+      h('p', { class: 'note' }, 'Your basket is kept as it is. Trying again places this same order, once.'),
+      h('p', { class: 'receipt-id' }, `Order ${session.basketId}`),
+    ], [
+      button('Back to the order', closeCheckout),
+      button('Try again', () => pay(session), 'primary', 'retry'),
+    ]);
+    return;
+  }
+  await updateOrders();
+  if (outcome.status === 'billed' || outcome.status === 'refused') {
+    if (state.order?.basketId === session.basketId) state.order = null; // decided: the next order is new
+  }
+  if (state.checkout !== session) return;
+  placed(session, outcome);
+}
+
+/** The order with this basket id when it waits in the outbox, else null. */
+async function queuedOrder(basketId) {
+  try {
+    return (await state.hybrid.pendingOrders({ all: true })).find((o) => o.basketId === basketId) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+// Shows an outcome of checkout(); an unknown discount (null) is never shown as an amount.
+async function placed(session, outcome) {
+  const { subtotal } = session;
+  const offer = session.payOffer ?? null;
+  if (outcome.status === 'refused') {
+    step(h('p', { class: 'error', dataset: { status: 'refused' } },
+      `The loyalty service refused this order: ${outcome.message}`),
+    [button('Back to the order', closeCheckout, 'primary')]);
+    refreshAccount();
+    return;
+  }
+  const known = typeof outcome.discount === 'string';
+  const discount = known ? parseCents(outcome.discount) : null;
+  state.basket.clear();
+  state.order = null; // placed: the outbox keeps it (and its id) from now on
+  state.choice = null;
+  recompute();
+  renderBasket();
+  if (outcome.status === 'billed') {
+    setOnline(true);
+    let saved;
+    if (outcome.offerRefused) {
+      saved = h('p', { class: 'note' }, `Billed without “${offer?.label ?? outcome.offerRefused.id}”: the offer was no ` +
+        'longer available.');
+    } else if (!known) {
+      saved = h('p', {}, 'The loyalty service billed the order; the discount it applied is not known yet.');
+    } else if (offer) {
+      saved = h('p', {}, `You saved ${formatMoney(discount)} with “${offer.label}”` +
+        `${offer.points !== null ? ` (${offer.points} ${pointsName()})` : ''}.`);
+    } else saved = h('p', {}, 'No offer was used.');
+    step([
+      h('p', { class: 'paid', dataset: { status: 'billed' } },
+        known ? `Paid ${formatMoney(subtotal - discount)}. Thank you!` : 'Paid. Thank you!'),
+      saved,
+      h('p', { class: 'note' },
+        `${pointsName()[0].toUpperCase()}${pointsName().slice(1)} for this order will appear on your account shortly.`),
+      h('p', { class: 'receipt-id' }, `Order ${outcome.basketId}`),
+    ], [button('Start a new order', closeCheckout, 'primary', 'new-order')]);
+    announce(`Paid. ${offer ? `${offer.label} redeemed.` : ''}`);
+    await refreshAccount();
+    return;
+  }
+  // 'queued': not decided yet. The order is kept and sent again with the same basket id.
+  step([
+    h('p', { class: 'queued', dataset: { status: 'queued' } },
+      `Order placed${known ? `: ${formatMoney(subtotal - discount)}` : ''}. ` +
+      'The loyalty service has not confirmed it yet.'),
+    h('p', { class: 'note' }, outcome.message),
+    h('p', { class: 'receipt-id' }, `Order ${outcome.basketId}`),
+  ], [button('Start a new order', closeCheckout, 'primary', 'new-order')]);
+  announce('Order placed; waiting for the loyalty service to confirm it.');
+}

@@ -1,0 +1,47 @@
+// The kiosk's link to the loyalty service: web/clients/loyalty_client.js's LoyaltyClient (the API calls
+// with the headers the service requires), asked only when the kiosk server's health endpoint says
+// the service is up and the browser is online. Chromium logs every failed or non-2xx fetch as a
+// console error; this way a stopped service or a cut network costs no failing request: the call
+// fails at once with NETWORK_ERROR, which HybridQualifier treats as "unreachable".
+import { LoyaltyClient, NETWORK_ERROR } from '../../web/clients/loyalty_client.js';
+import { QualifyError } from '../../web/engine/qualify_error.js';
+
+/**
+ * Whether the service is up, from the kiosk server's health endpoint (always 200). null: no
+ * health endpoint to ask; false: down, or the network is.
+ */
+export async function serviceIsUp(healthUrl) {
+  if (globalThis.navigator?.onLine === false) return false;
+  if (!healthUrl) return null;
+  try {
+    const response = await fetch(healthUrl, { cache: 'no-store', signal: AbortSignal.timeout(5_000) });
+    if (!response.ok) return null;
+    const body = await response.json();
+    return body?.service === 'up';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A client for one guest; apiBase is absolute or relative to the page ('' = the page's origin).
+ * It has LoyaltyClient's methods (qualify, account, accountIfChanged, saveBasket, identity).
+ */
+export function createServiceClient({ apiBase = '', healthUrl = null, accessToken, merchantKey }) {
+  const baseUrl = new URL(apiBase || '/', window.location.href).href;
+  const client = new LoyaltyClient({ baseUrl, accessToken, merchantKey, timeoutMs: 15_000 });
+  const whenUp = (call) => async (...args) => {
+    if ((await serviceIsUp(healthUrl)) === false) {
+      throw new QualifyError(NETWORK_ERROR, 'the loyalty service is not reachable (offline or stopped)');
+    }
+    return call(...args);
+  };
+  return {
+    identity: client.identity,
+    baseUrl: client.baseUrl,
+    qualify: whenUp((basket) => client.qualify(basket)),
+    account: whenUp(() => client.account()),
+    accountIfChanged: whenUp((etag) => client.accountIfChanged(etag)),
+    saveBasket: whenUp((body) => client.saveBasket(body)),
+  };
+}

@@ -1,0 +1,87 @@
+// The kiosk's service worker: the page, its scripts and styles, the menu, the configuration and
+// the wasm module are precached at install, so that a reload with the network off still shows
+// the page and (from the snapshot in IndexedDB) the guest's offers. Same-origin GETs go to the
+// network first (the server answers 304 to the browser's validators, so this costs little) and
+// refresh the cache; without a network they are answered from the cache. The loyalty API and the
+// kiosk server's health endpoint are never cached. A new VERSION is a new worker, which precaches
+// into a new cache and deletes the old ones when it takes over. The kiosk server (kiosk/server/main.mjs)
+// serves this file with VERSION suffixed by a digest of everything PRECACHE names, so no deploy has
+// to bump it by hand; another static server serves it as written (docs/kiosk.md).
+const VERSION = 'kiosk-v4';
+const CACHE = `loyalty-kiosk-${VERSION}`;
+const PRECACHE = [
+  './',
+  './index.html',
+  './kiosk.css',
+  './kiosk.js',
+  './state.js',
+  './render.js',
+  './checkout.js',
+  './basket.js',
+  './offers.js',
+  './money.js',
+  './service_client.js',
+  './config.json',
+  './menu.json',
+  '../../web/engine/qualifier.js',
+  '../../web/engine/qualify_error.js',
+  '../../web/engine/json_text.js',
+  '../../web/engine/wasm_source.js',
+  '../../web/clients/loyalty_client.js',
+  '../../web/clients/hybrid_qualifier.js',
+  '../../web/clients/snapshot_store.js',
+  '../../web/clients/durable_file.js',
+  '../../web/clients/indexed_db_store.js',
+  '../../web/account/snapshot_from_account.js',
+  '../../web/account/intl_tz_rule.js',
+  '../../web/clients/order_outbox.js',
+  '../../web/clients/outbox_lock.js',
+  '../../web/clients/order_checkout.js',
+  '../../web/clients/sha256_hex.js',
+  '../../web/clients/retry_backoff.js',
+  '../../web/dist/loyalty_qualifier.mjs',
+  '../../web/dist/loyalty_qualifier.wasm',
+];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await cache.addAll(PRECACHE.map((path) => new Request(path, { cache: 'no-cache' })));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith('loyalty-kiosk-') && name !== CACHE) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+function cacheable(request) {
+  if (request.method !== 'GET') return false;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return false;
+  return !(url.pathname === '/api' || url.pathname.startsWith('/api/') || url.pathname.startsWith('/_kiosk/'));
+}
+
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  } catch (e) {
+    // Offline: the cached copy. A page URL with a query (?now=…) is the page itself.
+    const cached = await cache.match(request, { ignoreSearch: request.mode === 'navigate' });
+    if (cached) return cached;
+    throw e;
+  }
+}
+
+self.addEventListener('fetch', (event) => {
+  if (!cacheable(event.request)) return; // the browser fetches it as usual
+  event.respondWith(networkFirst(event.request));
+});

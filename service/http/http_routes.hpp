@@ -1,0 +1,30 @@
+// The HTTP face: routes of the loyalty API (API spec 4.1, 5, 7, 9), the consumer API's sandbox
+// operations (sandbox_routes.hpp) and the error bodies.
+#pragma once
+
+#include <httplib.h>
+
+#include "domain/account_cache.hpp"
+#include "domain/baskets.hpp"
+#include "domain/sandbox.hpp"
+#include "domain/service_clock.hpp"
+#include "http/auth.hpp"
+
+namespace lq::service {
+
+/// The media type that selects version 1 of the loyalty API.
+constexpr const char* kLoyaltyMediaType = "application/vnd.service-v1+json";
+
+struct route_context {
+  const credentials& auth;
+  account_cache& accounts;
+  basket_service& baskets;
+  const service_clock& clock;
+  sandbox_service* sandbox;  // nullptr in production mode: the sandbox operations are 404
+};
+
+/// Installs the routes, the size limit, the error bodies and the access log on `server`.
+/// `context` must outlive the server.
+void install_routes(httplib::Server& server, const route_context& context);
+
+}  // namespace lq::service

@@ -1,0 +1,69 @@
+// Strict HTTP/1.1 request framing, checked on the bytes as they arrive and before httplib (or
+// authentication) sees anything: the head's size, line syntax and header count, one valid
+// Content-Length or chunked (never both), no Content-Encoding, and a body limit on the bytes
+// actually received, chunked included. A request that passes is rewritten into one canonical
+// form (Content-Length framing, the body decoded) for httplib to parse.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "base/result.hpp"
+
+namespace lq::service {
+
+struct framing_limits {
+  size_t max_body_bytes = size_t{1} << 20;  // 413
+  size_t max_request_line_bytes = 8192;     // 414
+  size_t max_head_bytes = 64 * 1024;        // 431 (request line, headers and chunked trailers)
+  size_t max_header_count = 100;            // 431
+};
+
+/// A request head that passed the checks.
+struct request_head {
+  std::string method;
+  std::string target;
+  bool http10 = false;
+  std::string canonical_head;  // request line and headers without framing ones, no final CRLF
+  bool chunked = false;
+  size_t content_length = 0;  // when not chunked
+  bool expects_continue = false;
+};
+
+/// Where the head ends in `buffer` (the index after its empty line), nullopt while incomplete;
+/// an error (414, 431) when what arrived already breaks a limit.
+result<std::optional<size_t>> find_head_end(std::string_view buffer, const framing_limits& limits);
+
+/// Checks a complete head (up to its empty line): 400 (syntax, conflicting or invalid
+/// Content-Length, Content-Length with chunked), 413 (declared body too large), 415
+/// (Content-Encoding), 431 (header count); a transfer coding other than chunked is 400. Messages
+/// name what is wrong.
+result<request_head> parse_request_head(std::string_view head, const framing_limits& limits);
+
+/// Incremental chunked decoding with the body limit on decoded bytes and the head limit on
+/// chunk lines and trailers.
+class chunked_decoder {
+ public:
+  explicit chunked_decoder(const framing_limits& limits) : limits_(limits) {}
+
+  /// Consumes what it can of `input` from `consumed` on (advancing it); true when the body is
+  /// complete, false when more bytes are needed; an error (400, 413) on a bad or too large body.
+  result<bool> feed(std::string_view input, size_t& consumed);
+  const std::string& body() const { return body_; }
+
+ private:
+  enum class stage { size_line, data, data_end, trailer, done };
+  const framing_limits& limits_;
+  stage stage_ = stage::size_line;
+  size_t remaining_ = 0;
+  size_t trailer_bytes_ = 0;
+  size_t trailer_count_ = 0;
+  std::string body_;
+};
+
+/// The status line's reason phrase for the statuses the service sends.
+const char* reason_phrase_of(int status);
+
+}  // namespace lq::service

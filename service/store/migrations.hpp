@@ -1,0 +1,15 @@
+// The database schema, created on first start and migrated forward by version.
+#pragma once
+
+#include "store/sqlite.hpp"
+
+namespace lq::service {
+
+/// The schema version this build writes.
+constexpr int kSchemaVersion = 3;
+
+/// Applies every migration newer than the file's schema_version, each in its own transaction;
+/// returns the version the file had. Throws database_error for a file newer than this build.
+int migrate(database& db);
+
+}  // namespace lq::service

@@ -1,0 +1,77 @@
+// Typed field values read from a json_reader: what the snapshot and the request have in common.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/decimal.hpp"
+#include "base/result.hpp"
+#include "json/json_reader.hpp"
+
+namespace lq {
+
+/// ok: read; absent: JSON null (consumed); wrong: another type or a malformed value (not consumed
+/// when of another type; the caller reports it); a syntax error shows as reader.failed().
+enum class field_status : uint8_t { ok, absent, wrong };
+
+field_status read_string_field(json_reader& reader, std::string& out);
+/// As read_string_field, into a view that lives until the reader's next string value (inline:
+/// the request reads most of its strings through it).
+inline field_status read_string_view_field(json_reader& reader, std::string_view& out) {
+  switch (reader.peek()) {
+    case json_type::string:
+      return reader.read_string_view(out) ? field_status::ok : field_status::wrong;
+    case json_type::null:
+      reader.read_null();
+      return field_status::absent;
+    default:
+      return field_status::wrong;
+  }
+}
+
+/// A decimal given as a JSON number or a numeric string; `echo` (optional) receives its JSON text.
+field_status read_decimal_field(json_reader& reader, decimal& out, std::string* echo = nullptr);
+
+/// An integral number (`2`, `2.0`) or, when `strings_allowed`, a numeric string (`"2"`).
+field_status read_integer_field(json_reader& reader, int64_t& out, bool strings_allowed,
+                                std::string* echo = nullptr);
+
+/// An array of strings; on `wrong`, `bad_index` is the offending element or -1 for the array.
+field_status read_string_array_field(json_reader& reader, std::vector<std::string>& out,
+                                     int64_t& bad_index);
+
+/// `base[index]`: an array element in a field path.
+std::string indexed(std::string_view base, int64_t index);
+
+/// The first error of a reader of one JSON document (`what`: "request body", "snapshot"), with
+/// the error code of that document (400, 422). A syntax error outranks a field's complaint, as
+/// the field read may have stopped at it.
+class field_errors {
+ public:
+  field_errors(int code, const char* what) : code_(code), what_(what) {}
+
+  /// Records `message` unless an error is already recorded; false, to return from a read.
+  bool reject(std::string message) {
+    if (!error_) error_ = error{code_, std::move(message)};
+    return false;
+  }
+  /// The error to report once a read returned false.
+  error take(const json_reader& reader) const {
+    if (reader.failed()) return syntax(reader);
+    return error_ ? *error_ : error{code_, std::string(what_) + " is not valid"};
+  }
+  /// `<what> is not valid JSON: <where>`.
+  error syntax(const json_reader& reader) const {
+    return error{code_, std::string(what_) + " is not valid JSON: " + reader.error_message()};
+  }
+
+ private:
+  int code_;
+  const char* what_;
+  std::optional<error> error_;
+};
+
+}  // namespace lq

@@ -1,0 +1,295 @@
+#include "render/render.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "base/civil_time.hpp"
+#include "json/json_writer.hpp"
+
+namespace lq {
+
+const char* reason_code_name(reason_code code) {
+  switch (code) {
+    case reason_code::not_redeemable:
+      return "NOT_REDEEMABLE";
+    case reason_code::not_owned:
+      return "NOT_OWNED";
+    case reason_code::other_merchant:
+      return "OTHER_MERCHANT";
+    case reason_code::expired:
+      return "EXPIRED";
+    case reason_code::not_started:
+      return "NOT_STARTED";
+    case reason_code::venue_mismatch:
+      return "VENUE_MISMATCH";
+    case reason_code::location_required:
+      return "LOCATION_REQUIRED";
+    case reason_code::location_mismatch:
+      return "LOCATION_MISMATCH";
+    case reason_code::outside_time_window:
+      return "OUTSIDE_TIME_WINDOW";
+    case reason_code::handoff_required:
+      return "HANDOFF_REQUIRED";
+    case reason_code::handoff_mismatch:
+      return "HANDOFF_MISMATCH";
+    case reason_code::subtotal_required:
+      return "SUBTOTAL_REQUIRED";
+    case reason_code::below_minimum:
+      return "BELOW_MINIMUM";
+    case reason_code::no_matching_item:
+      return "NO_MATCHING_ITEM";
+    case reason_code::item_price_missing:
+      return "ITEM_PRICE_MISSING";
+    case reason_code::zero_discount:
+      return "ZERO_DISCOUNT";
+    case reason_code::insufficient_points:
+      return "INSUFFICIENT_POINTS";
+    case reason_code::empty_basket:
+      return "EMPTY_BASKET";
+    case reason_code::unsupported_type:
+      return "UNSUPPORTED_TYPE";
+    case reason_code::discount_unknown:
+      return "DISCOUNT_UNKNOWN";
+  }
+  return "UNKNOWN";
+}
+
+namespace {
+
+std::string reason_message(const reason& why) {
+  switch (why.code) {
+    case reason_code::not_redeemable:
+      return "The reward is not in the redeemable state.";
+    case reason_code::not_owned:
+      return "The reward belongs to another user.";
+    case reason_code::other_merchant:
+      return "The reward was issued by another merchant.";
+    case reason_code::expired:
+      return "The reward has expired.";
+    case reason_code::not_started:
+      return "The reward cannot be used yet.";
+    case reason_code::venue_mismatch:
+      return "Not redeemable at this venue (in store / online).";
+    case reason_code::location_required:
+      return "Only at some locations: choose a location.";
+    case reason_code::location_mismatch:
+      return "Not redeemable at this location.";
+    case reason_code::outside_time_window:
+      return "Not available at this time of day.";
+    case reason_code::handoff_required:
+      return "Only for one handoff mode: choose a handoff.";
+    case reason_code::handoff_mismatch:
+      return "Not available for this handoff mode.";
+    case reason_code::subtotal_required:
+      return "Needs a basket subtotal to check its minimum.";
+    case reason_code::below_minimum:
+      return "Spend $" + format_cents(why.remaining_cents.value_or(0)) + " more to unlock.";
+    case reason_code::no_matching_item:
+      return "No matching item in the basket.";
+    case reason_code::item_price_missing:
+      return "A matching item has no price.";
+    case reason_code::zero_discount:
+      return "It would give no discount on this basket.";
+    case reason_code::insufficient_points:
+      return std::to_string(why.points_needed.value_or(0)) + " more points needed.";
+    case reason_code::empty_basket:
+      return "The basket is empty.";
+    case reason_code::unsupported_type:
+      return "This kind of offer is not supported.";
+    case reason_code::discount_unknown:
+      return "Its discount is not known here: the service decides when confirming.";
+  }
+  return "";
+}
+
+void append_string_array(std::string& out, const std::vector<std::string>& values) {
+  out += '[';
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    append_json_string(out, values[i]);
+  }
+  out += ']';
+}
+
+void append_optional_decimal(std::string& out, const std::optional<decimal>& value) {
+  if (value) {
+    out += '"' + format_decimal(*value) + '"';
+  } else {
+    out += "null";
+  }
+}
+
+// RFC 3339 in UTC, the fraction exact to the nanosecond (trailing zeros dropped).
+void append_timestamp(std::string& out, instant t) {
+  const civil_time c = civil_from_seconds(t.seconds);
+  char text[48];
+  std::snprintf(text, sizeof text, "\"%04lld-%02d-%02dT%02d:%02d:%02d",
+                static_cast<long long>(c.year), c.month, c.day, c.hour, c.minute, c.second);
+  out += text;
+  if (t.nanos != 0) {
+    std::snprintf(text, sizeof text, ".%09d", static_cast<int>(t.nanos));
+    std::string fraction(text);
+    while (fraction.back() == '0') fraction.pop_back();
+    out += fraction;
+  }
+  out += "Z\"";
+}
+
+void append_entities(std::string& out, const std::vector<offer>& offers,
+                     const std::vector<uint32_t>* indices) {
+  out += '[';
+  const size_t count = indices ? indices->size() : offers.size();
+  for (size_t i = 0; i < count; ++i) {
+    if (i) out += ',';
+    out += offers[indices ? (*indices)[i] : i].entity_json;
+  }
+  out += ']';
+}
+
+}  // namespace
+
+std::string render_qualify(const snapshot& snap, const qualify_result& result) {
+  std::string out = "{\"rewards\":";
+  append_entities(out, snap.rewards, &result.rewards);
+  out += ",\"points_products\":";
+  append_entities(out, snap.points_products, &result.points_products);
+  out += '}';
+  return out;
+}
+
+std::string render_entities(const snapshot& snap) {
+  std::string out = "{\"rewards\":";
+  append_entities(out, snap.rewards, nullptr);
+  out += ",\"points_products\":";
+  append_entities(out, snap.points_products, nullptr);
+  out += '}';
+  return out;
+}
+
+std::string render_explain(const snapshot& snap, const explain_result& result) {
+  std::string out = "{\"entries\":[";
+  for (size_t i = 0; i < result.entries.size(); ++i) {
+    const explanation& entry = result.entries[i];
+    const bool reward = entry.kind == offer_kind::reward;
+    const offer& item = reward ? snap.rewards[entry.index] : snap.points_products[entry.index];
+    if (i) out += ',';
+    out += "{\"id\":";
+    append_json_string(out, item.id);
+    out += reward ? ",\"kind\":\"reward\"" : ",\"kind\":\"points_product\"";
+    out += entry.qualifies ? ",\"qualifies\":true" : ",\"qualifies\":false";
+    out += ",\"discount\":\"" + format_cents(entry.discount_cents) + "\",\"reasons\":[";
+    for (size_t r = 0; r < entry.reasons.size(); ++r) {
+      const reason& why = entry.reasons[r];
+      if (r) out += ',';
+      out += "{\"code\":\"";
+      out += reason_code_name(why.code);
+      out += "\",\"message\":";
+      append_json_string(out, reason_message(why));
+      if (why.remaining_cents)
+        out += ",\"remaining\":\"" + format_cents(*why.remaining_cents) + "\"";
+      if (why.points_needed) out += ",\"points_needed\":" + std::to_string(*why.points_needed);
+      out += '}';
+    }
+    out += "]}";
+  }
+  out += "],\"best\":";
+  if (result.best) {
+    const explanation& best = result.entries[*result.best];
+    append_json_string(out, best.kind == offer_kind::reward ? snap.rewards[best.index].id
+                                                            : snap.points_products[best.index].id);
+  } else {
+    out += "null";
+  }
+  out += '}';
+  return out;
+}
+
+std::string render_error(const error& e) {
+  std::string out = "{\"code\":" + std::to_string(e.code) + ",\"message\":";
+  append_json_string(out, e.message);
+  out += '}';
+  return out;
+}
+
+std::string render_entity(const offer& item, const entity_text& text) {
+  const bool reward = item.kind == offer_kind::reward;
+  std::string out = "{\"id\":";
+  append_json_string(out, item.id);
+  if (!reward) out += ",\"points\":" + text.points_json;
+  out += ",\"value\":" + text.value_json;
+  out += ",\"minimum\":" + text.minimum_json;
+  out += ",\"maximum\":" + text.maximum_json;
+  out += ",\"label\":";
+  append_json_string(out, text.label);
+  out += ",\"state\":";
+  append_json_string(out, text.state);
+  out += ",\"type\":";
+  append_json_string(out, text.type);
+  out += ",\"products\":";
+  append_string_array(out, text.products);
+  out += ",\"fine_print\":";
+  append_json_string(out, text.fine_print);
+  if (reward) {
+    out += ",\"retire_at\":";
+    if (text.retire_at) {
+      append_json_string(out, *text.retire_at);
+    } else {
+      out += "null";
+    }
+  }
+  out += ",\"restriction_location_ids\":";
+  append_string_array(out, item.restriction_location_ids);
+  out += '}';
+  return out;
+}
+
+std::string render_request(const basket_request& request) {
+  std::string out = "{\"redemption_venue\":";
+  out += request.redemption_venue == venue::instore ? "\"instore\"" : "\"online\"";
+  out += ",\"order_timestamp\":";
+  if (request.order_timestamp) {
+    append_timestamp(out, *request.order_timestamp);
+  } else {
+    out += "null";
+  }
+  for (const auto& [name, text] : {std::pair<const char*, const std::optional<std::string>*>{
+                                       "location_uid", &request.location_uid},
+                                   {"handoff", &request.handoff}}) {
+    out += ",\"";
+    out += name;
+    out += "\":";
+    if (*text) {
+      append_json_string(out, **text);
+    } else {
+      out += "null";
+    }
+  }
+  out += ",\"subtotal\":";
+  append_optional_decimal(out, request.subtotal);
+  out += ",\"items\":[";
+  for (size_t i = 0; i < request.items.size(); ++i) {
+    const basket_item& item = request.items[i];
+    if (i) out += ',';
+    out += "{\"id\":";
+    append_json_string(out, item.id);
+    out += ",\"price\":";
+    append_optional_decimal(out, item.price);
+    out += ",\"quantity\":" + std::to_string(item.quantity);
+    out += ",\"categories\":";
+    append_string_array(out, item.categories);
+    out += ",\"modifiers\":[";
+    for (size_t m = 0; m < item.modifiers.size(); ++m) {
+      if (m) out += ',';
+      out += "{\"id\":";
+      append_json_string(out, item.modifiers[m].id);
+      out += ",\"price\":";
+      append_optional_decimal(out, item.modifiers[m].price);
+      out += '}';
+    }
+    out += "]}";
+  }
+  out += "]}";
+  return out;
+}
+
+}  // namespace lq

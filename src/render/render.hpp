@@ -1,0 +1,56 @@
+// All JSON the engine writes: offer entities (API spec 2.3 / 2.4), the qualifying set, the
+// explanation, error bodies and the canonical text of a validated request.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.hpp"
+#include "model/offer.hpp"
+#include "model/reason.hpp"
+#include "model/request.hpp"
+#include "model/snapshot.hpp"
+#include "rules/explain.hpp"
+#include "rules/qualify.hpp"
+
+namespace lq {
+
+/// An offer record's fields as the entity echoes them: the JSON text of each number as stored
+/// (or its default), the strings as read.
+struct entity_text {
+  std::string value_json = "0";
+  std::string minimum_json = "null";
+  std::string maximum_json = "null";
+  std::string points_json = "0";  // points products only
+  std::string label;
+  std::string state = "redeemable";
+  std::string type;
+  std::string fine_print;
+  std::vector<std::string> products;
+  std::optional<std::string> retire_at;  // rewards only
+};
+
+/// The entity of `item` (rendered once, at load).
+std::string render_entity(const offer& item, const entity_text& text);
+
+/// `{"rewards":[...],"points_products":[...]}` from the pre-rendered entities.
+std::string render_qualify(const snapshot& snap, const qualify_result& result);
+
+/// Every offer's entity, in output order: `{"rewards":[...],"points_products":[...]}`.
+std::string render_entities(const snapshot& snap);
+
+/// `{"entries":[...],"best":...}` (contract section 4).
+std::string render_explain(const snapshot& snap, const explain_result& result);
+
+/// "NOT_REDEEMABLE" etc.
+const char* reason_code_name(reason_code code);
+
+/// The error body `{"code":400,"message":"..."}`.
+std::string render_error(const error& e);
+
+/// The request as the engine read it, every field present (null when absent), money as exact
+/// decimal strings: `{"redemption_venue":...,"order_timestamp":...,...,"items":[...]}`.
+std::string render_request(const basket_request& request);
+
+}  // namespace lq

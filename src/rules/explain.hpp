@@ -1,0 +1,41 @@
+// The explanation (contract section 4): every offer with its discount and every failing rule,
+// and the best offer. Owns the offer order: the order rewards are listed in, which also breaks
+// ties for the best offer.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "base/instant.hpp"
+#include "model/offer.hpp"
+#include "model/reason.hpp"
+#include "model/request.hpp"
+#include "model/snapshot.hpp"
+
+namespace lq {
+
+struct explanation {
+  offer_kind kind = offer_kind::reward;
+  uint32_t index = 0;  // into the snapshot list of its kind
+  bool qualifies = false;
+  int64_t discount_cents = 0;
+  std::vector<reason> reasons;
+};
+
+struct explain_result {
+  std::vector<explanation> entries;  // rewards in output order, then points products
+  std::optional<uint32_t> best;      // index into entries
+};
+
+/// Every offer with its discount and every failing rule.
+explain_result explain(const snapshot& snap, const basket_request& request, instant now);
+
+/// The offer order: earliest retire_at first (none last), then id. Rewards are listed in it,
+/// and among offers of equal discount the best is the first in it.
+bool expires_before(const offer& a, const offer& b);
+
+/// The order points products are listed in: fewest points first, then id.
+bool costs_fewer_points(const offer& a, const offer& b);
+
+}  // namespace lq

@@ -1,0 +1,53 @@
+// The kiosk's service worker must precache every module the page imports (statically or with a
+// literal dynamic import): one left out and a reload with the network off fails to start the page.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import test from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { importGraph } from '../../scripts/check-imports.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const kiosk = path.join(root, 'kiosk/page');
+
+function precacheList() {
+  const text = readFileSync(path.join(kiosk, 'sw.js'), 'utf8');
+  const list = text.match(/const PRECACHE = \[([\s\S]*?)\];/);
+  assert.ok(list, 'kiosk/page/sw.js declares const PRECACHE = [...]');
+  return new Set([...list[1].matchAll(/'([^']+)'/g)].map((m) => path.resolve(kiosk, m[1])));
+}
+
+function reachableFrom(entry, graph) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const target of graph.get(file) ?? []) visit(target);
+  };
+  visit(entry);
+  return seen;
+}
+
+test('the service worker precaches every module the kiosk page imports', () => {
+  const graph = new Map([...importGraph(path.join(root, 'web')), ...importGraph(kiosk)]);
+  const cached = precacheList();
+  const needed = [...reachableFrom(path.join(kiosk, 'kiosk.js'), graph)];
+  assert.ok(needed.length > 10, `the kiosk page imports its modules (found ${needed.length})`);
+  const missing = needed.filter((file) => !cached.has(file)).map((file) => path.relative(root, file));
+  assert.deepEqual(missing, [], 'modules the page imports but kiosk/page/sw.js does not precache');
+});
+
+test('every precached file exists', () => {
+  const absent = [...precacheList()]
+    .filter((file) => file !== kiosk && !file.includes(`${path.sep}dist${path.sep}`))
+    .filter((file) => {
+      try {
+        readFileSync(file);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+  assert.deepEqual(absent, []);
+});

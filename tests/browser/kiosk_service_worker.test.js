@@ -1,0 +1,101 @@
+// The kiosk server stamps the service worker's VERSION with a digest of what it precaches
+// (kiosk/server/main.mjs, versionedServiceWorker): a change to any precached file is a new worker and
+// a new cache, with no constant bumped by hand. Real HTTP on 127.0.0.1, a real web root on disk.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { createKioskServer, root } from '../../kiosk/server/main.mjs';
+import { scratchDir } from '../service/harness.js';
+
+const scratch = scratchDir();
+const siteRoot = scratch.dir;
+let servers = [];
+
+const WORKER = `// a worker
+const VERSION = 'kiosk-v9';
+const CACHE = \`loyalty-kiosk-\${VERSION}\`;
+const PRECACHE = [
+  './',
+  './page.js',
+  '../../web/shared.js',
+];
+self.addEventListener('install', () => {});
+`;
+
+async function listen(server) {
+  servers.push(server);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${server.address().port}`;
+}
+
+function versionOf(text) {
+  const match = /^const VERSION = '([^']*)';$/m.exec(text);
+  assert.ok(match, `no VERSION line in:\n${text}`);
+  return match[1];
+}
+
+before(() => {
+  mkdirSync(path.join(siteRoot, 'kiosk', 'page'), { recursive: true });
+  mkdirSync(path.join(siteRoot, 'web'), { recursive: true });
+  writeFileSync(path.join(siteRoot, 'kiosk', 'page', 'sw.js'), WORKER);
+  writeFileSync(path.join(siteRoot, 'kiosk', 'page', 'index.html'), '<!doctype html><title>k</title>');
+  writeFileSync(path.join(siteRoot, 'kiosk', 'page', 'page.js'), 'export const a = 1;\n');
+  writeFileSync(path.join(siteRoot, 'web', 'shared.js'), 'export const b = 2;\n');
+});
+
+after(async () => {
+  for (const server of servers) {
+    server.closeAllConnections?.();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  scratch.cleanup();
+});
+
+test('the served worker carries a digest of its precached files, and only its VERSION differs', async () => {
+  const url = await listen(createKioskServer({ siteRoot, upstream: () => null }));
+  const first = await fetch(`${url}/kiosk/page/sw.js`);
+  assert.equal(first.status, 200);
+  assert.match(first.headers.get('content-type'), /^text\/javascript/);
+  const text = await first.text();
+  assert.match(versionOf(text), /^kiosk-v9-[0-9a-f]{16}$/);
+  assert.equal(text.replace(/^const VERSION = .*$/m, ''), WORKER.replace(/^const VERSION = .*$/m, ''));
+  assert.equal(Number(first.headers.get('content-length')), Buffer.byteLength(text));
+
+  // The same files: the same worker, and a revalidation is a 304.
+  const again = await fetch(`${url}/kiosk/page/sw.js`);
+  assert.equal(versionOf(await again.text()), versionOf(text));
+  const etag = first.headers.get('etag');
+  const revalidated = await fetch(`${url}/kiosk/page/sw.js`, { headers: { 'if-none-match': etag } });
+  assert.equal(revalidated.status, 304);
+
+  // Each precached file, the page itself included, changes the version when its bytes change.
+  const seen = new Set([versionOf(text)]);
+  for (const file of ['kiosk/page/page.js', 'web/shared.js', 'kiosk/page/index.html']) {
+    writeFileSync(path.join(siteRoot, file), `${readFileSync(path.join(siteRoot, file), 'utf8')}// edit\n`);
+    const changed = await fetch(`${url}/kiosk/page/sw.js`, { headers: { 'if-none-match': etag } });
+    assert.equal(changed.status, 200, `${file} changed: the old ETag no longer matches`);
+    const version = versionOf(await changed.text());
+    assert.ok(!seen.has(version), `${file} changed but the worker's VERSION did not`);
+    seen.add(version);
+  }
+
+  // A file outside the list does not.
+  writeFileSync(path.join(siteRoot, 'kiosk', 'page', 'notes.txt'), 'not precached');
+  const unrelated = await fetch(`${url}/kiosk/page/sw.js`);
+  assert.ok(seen.has(versionOf(await unrelated.text())));
+});
+
+test("the repository's kiosk worker is served stamped, and HEAD agrees with GET", async () => {
+  const url = await listen(createKioskServer({ siteRoot: root, upstream: () => null }));
+  const source = readFileSync(path.join(root, 'kiosk/page/sw.js'), 'utf8');
+  const served = await fetch(`${url}/kiosk/page/sw.js`);
+  const text = await served.text();
+  assert.equal(versionOf(text), `${versionOf(source)}-${versionOf(text).split('-').pop()}`);
+  assert.match(versionOf(text), /-[0-9a-f]{16}$/);
+  const head = await fetch(`${url}/kiosk/page/sw.js`, { method: 'HEAD' });
+  assert.equal(head.status, 200);
+  assert.equal(head.headers.get('etag'), served.headers.get('etag'));
+  assert.equal(Number(head.headers.get('content-length')), Buffer.byteLength(text));
+});

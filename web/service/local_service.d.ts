@@ -1,0 +1,48 @@
+// Types of `loyalty-qualifier/service` (web/service/local_service.js): the native local service as a
+// child process of a Node test harness.
+
+/** Options of startLocalService; every one is optional. */
+export interface LocalServiceOptions {
+  /** A fixture object (written to a temporary file) or the path of a fixture JSON file. */
+  fixture?: string | object | null;
+  /** The SQLite file, created and migrated on start; default ':memory:', a throwaway database. */
+  db?: string;
+  /** 'sandbox' (the service's default: sandbox operations on) or 'production'. */
+  mode?: 'sandbox' | 'production';
+  /** Seconds until a billed basket or purchase lands (default 900 in sandbox, 0 in production). */
+  processingDelay?: number;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Bind address; default 127.0.0.1. */
+  host?: string;
+  /** A fixed service clock: the order time of requests without order_timestamp. */
+  now?: string | Date;
+  /** How long to wait for the service to listen before giving up; default 30000. */
+  startTimeoutMs?: number;
+}
+
+/** A running local service. */
+export interface LocalService {
+  /** Its base URL, e.g. http://127.0.0.1:40123. */
+  readonly url: string;
+  /** The service's process id. */
+  readonly pid: number;
+  /** Stops it (SIGTERM; SIGKILL after 10 s); resolves once it has exited. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the local service and resolves once it listens. Rejects with the service's own error
+ * text (an Error with exitCode and stderr) when it cannot start, or with ServiceBinaryError when
+ * no binary exists for this platform. The service ends with stop(), with the end of this process,
+ * and when this process is killed.
+ */
+export function startLocalService(options?: LocalServiceOptions): Promise<LocalService>;
+
+/** The loyalty_service binary startLocalService runs; throws ServiceBinaryError without one. */
+export function serviceBinaryPath(): string;
+
+/** No service binary for this platform: the message names what to build and how. */
+export class ServiceBinaryError extends Error {
+  readonly code: 'LQ_NO_SERVICE_BINARY';
+}
