@@ -25,7 +25,8 @@ export async function serviceIsUp(healthUrl) {
 
 /**
  * A client for one guest; apiBase is absolute or relative to the page ('' = the page's origin).
- * It has LoyaltyClient's methods (qualify, account, accountIfChanged, saveBasket, identity).
+ * It has LoyaltyClient's methods (qualify, account, accountIfChanged, saveBasket, identity,
+ * credentials, accessToken, withCredentials).
  */
 export function createServiceClient({ apiBase = '', healthUrl = null, accessToken, merchantKey }) {
   const baseUrl = new URL(apiBase || '/', window.location.href).href;
@@ -43,5 +44,10 @@ export function createServiceClient({ apiBase = '', healthUrl = null, accessToke
     account: whenUp(() => client.account()),
     accountIfChanged: whenUp((etag) => client.accountIfChanged(etag)),
     saveBasket: whenUp((body) => client.saveBasket(body)),
+    // What a queued order keeps for its replay, and a client for another guest's stored credentials.
+    credentials: () => client.credentials(),
+    accessToken: () => client.accessToken(),
+    withCredentials: (credentials) =>
+      createServiceClient({ apiBase: credentials.baseUrl, healthUrl, accessToken: credentials.accessToken, merchantKey: credentials.merchantKey }),
   };
 }

@@ -634,9 +634,11 @@ test('a lost answer to a billing: the order ends billed, with exactly one debit'
   assert.equal(await p.locator('#orders li[data-status="queued"]').count(), 0);
   // 200 beans debited once; $2.75 paid accrues 27 beans once (after the 1 s processing delay).
   await waitForBalance('u_1002', before - 200 + 27, 'exactly one debit and one accrual');
+  // The id names that one order: re-sent with another body, it is refused (409), nothing billed.
   const resent = await api('POST', '/api/baskets', { id: basketId, state: 'billed', subtotal: '4.75', items: [{ id: 'latte', price: '4.75' }] }, 'u_1002');
-  assert.equal(resent.status, 200, 'the basket exists, billed');
-  assert.equal(resent.body.discount, '2.00');
+  assert.equal(resent.status, 409, 'the basket exists, billed with another body');
+  assert.match(resent.body.message, new RegExp(`basket ${basketId} was billed with another body`));
+  await waitForBalance('u_1002', before - 200 + 27, 'still exactly one debit and one accrual');
   await shoot('16-lost-answer-billed.png', p);
 });
 

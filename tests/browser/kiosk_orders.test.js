@@ -263,7 +263,10 @@ test('a guest\'s order queued in an outage is listed and billed once after a rel
     await waitForBalance('u_1001', before + 47, 'Alex\'s order billed exactly once');
     const resent = await api('POST', '/api/baskets', { id: basketId, state: 'billed', subtotal: '4.75',
       items: [{ id: 'latte', price: '4.75' }] }, 'u_1001');
-    assert.equal(resent.status, 200, 'the basket exists, billed, as Alex\'s');
+    // Baskets are scoped to their user: a 409 for Alex says the id is his billed basket (re-sent
+    // here with another body, so refused and billed nothing).
+    assert.equal(resent.status, 409, 'the basket exists, billed, as Alex\'s');
+    assert.match(resent.body.message, new RegExp(`basket ${basketId} was billed with another body`));
   } finally {
     await context.close();
   }

@@ -674,23 +674,30 @@ export class OrderCheckout {
   // have reached the service (never after: the body is then frozen): 'never' sends it at full
   // price; 'provisional' keeps the offer when the local engine gives it a discount of at most
   // maxDiscount. True when it changed the order.
+  // Once an attempt may have reached the service the body is frozen, but 'provisional' may still
+  // promise the offer it carries (so a refusal later has a known shortfall).
   #applyPolicy(order) {
-    if (order.policyApplied || maybeSent(order)) return false;
+    if (order.policyApplied) return false;
     order.policyApplied = true;
-    let keep = false;
-    if (order.offer && this.#policy.redeem === 'provisional') {
-      const discount = this.#localDiscount(requestOf(order), order.offer);
-      const cents = discount === null ? null : centsOf(discount);
-      keep = cents !== null && cents > 0 && cents <= this.#policy.maxDiscountCents;
-      if (keep) order.promisedDiscount = decimalOf(cents);
-    }
-    if (!keep) {
+    const cents = this.#provisionalCents(order);
+    if (cents !== null) order.promisedDiscount = decimalOf(cents);
+    if (maybeSent(order)) return true;
+    if (cents === null) {
       order.offer = null;
       order.promisedDiscount = '0.00';
       delete order.body.rewards;
       delete order.body.points_products;
     }
     return true;
+  }
+
+  // The local engine's discount for the order's offer when 'provisional' may promise it (above 0,
+  // at most maxDiscount), in cents; else null.
+  #provisionalCents(order) {
+    if (!order.offer || this.#policy.redeem !== 'provisional') return null;
+    const discount = this.#localDiscount(requestOf(order), order.offer);
+    const cents = discount === null ? null : centsOf(discount);
+    return cents !== null && cents > 0 && cents <= this.#policy.maxDiscountCents ? cents : null;
   }
 
   async #settle(order, outcome) {
