@@ -27,6 +27,7 @@ const PRECACHE = [
   '../../web/engine/qualify_error.js',
   '../../web/engine/json_text.js',
   '../../web/engine/wasm_source.js',
+  '../../web/engine/wire.js',
   '../../web/clients/loyalty_client.js',
   '../../web/clients/hybrid_qualifier.js',
   '../../web/clients/snapshot_store.js',
