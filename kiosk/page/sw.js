@@ -35,6 +35,7 @@ const PRECACHE = [
   '../../web/clients/indexed_db_store.js',
   '../../web/account/snapshot_from_account.js',
   '../../web/account/intl_tz_rule.js',
+  '../../web/account/money_text.js',
   '../../web/clients/order_outbox.js',
   '../../web/clients/outbox_lock.js',
   '../../web/clients/order_checkout.js',
