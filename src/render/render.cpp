@@ -1,6 +1,7 @@
 #include "render/render.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "base/civil_time.hpp"
@@ -54,10 +55,8 @@ const char* reason_code_name(reason_code code) {
   return "UNKNOWN";
 }
 
-namespace {
-
-std::string reason_message(const reason& why) {
-  switch (why.code) {
+const char* reason_message_template(reason_code code) {
+  switch (code) {
     case reason_code::not_redeemable:
       return "The reward is not in the redeemable state.";
     case reason_code::not_owned:
@@ -83,7 +82,7 @@ std::string reason_message(const reason& why) {
     case reason_code::subtotal_required:
       return "Needs a basket subtotal to check its minimum.";
     case reason_code::below_minimum:
-      return "Spend $" + format_cents(why.remaining_cents.value_or(0)) + " more to unlock.";
+      return "Spend ${remaining} more to unlock.";
     case reason_code::no_matching_item:
       return "No matching item in the basket.";
     case reason_code::item_price_missing:
@@ -91,7 +90,7 @@ std::string reason_message(const reason& why) {
     case reason_code::zero_discount:
       return "It would give no discount on this basket.";
     case reason_code::insufficient_points:
-      return std::to_string(why.points_needed.value_or(0)) + " more points needed.";
+      return "{points_needed} more points needed.";
     case reason_code::empty_basket:
       return "The basket is empty.";
     case reason_code::unsupported_type:
@@ -100,6 +99,21 @@ std::string reason_message(const reason& why) {
       return "Its discount is not known here: the service decides when confirming.";
   }
   return "";
+}
+
+namespace {
+
+// The message of `why`: its template with the reason's figure (0 when absent) in place.
+std::string reason_message(const reason& why) {
+  const char* message = reason_message_template(why.code);
+  const char* field = std::strchr(message, '{');
+  if (field == nullptr) return message;
+  const bool remaining = std::strncmp(field, "{remaining}", 11) == 0;
+  std::string out(message, field);
+  out += remaining ? format_cents(why.remaining_cents.value_or(0))
+                   : std::to_string(why.points_needed.value_or(0));
+  out += std::strchr(field, '}') + 1;
+  return out;
 }
 
 void append_string_array(std::string& out, const std::vector<std::string>& values) {

@@ -46,6 +46,10 @@ std::string render_explain(const snapshot& snap, const explain_result& result);
 /// "NOT_REDEEMABLE" etc.
 const char* reason_code_name(reason_code code);
 
+/// The message of a reason as a template: its figure, if any, is written as "{remaining}" (cents
+/// as format_cents writes them) or "{points_needed}" (an integer). Explain fills it in.
+const char* reason_message_template(reason_code code);
+
 /// The error body `{"code":400,"message":"..."}`.
 std::string render_error(const error& e);
 

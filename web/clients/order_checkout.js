@@ -10,6 +10,7 @@
 // rejects; an order is never altered after an attempt that may have reached the service. A
 // provisional order whose offer the service refuses on replay is billed without the offer under
 // a derived, stable basket id. HybridQualifier owns one OrderCheckout (internal module).
+import { centsOf, decimalOfCents } from '../account/money_text.js';
 import { QualifyError } from '../engine/qualify_error.js';
 import { LoyaltyClient, isServiceUnavailable, wasNotSent } from './loyalty_client.js';
 import { RetryBackoff } from './retry_backoff.js';
@@ -44,25 +45,12 @@ export function offlinePolicy(offline = {}) {
   }
   let maxDiscountCents = Infinity;
   if (maxDiscount !== undefined && maxDiscount !== Infinity) {
-    maxDiscountCents = centsOf(maxDiscount);
+    maxDiscountCents = centsOf(maxDiscount, { round: 'up' }); // never over-promise
     if (maxDiscountCents === null) {
       throw new TypeError('offline.maxDiscount must be a non-negative decimal amount, e.g. "5.00" or 5');
     }
   }
   return { redeem, maxDiscountCents };
-}
-
-/** "5.25" or 5.25 -> 525; null for anything else. Sub-cent digits round up (never over-promise). */
-export function centsOf(amount) {
-  const text = typeof amount === 'number' && Number.isFinite(amount) ? String(amount) : amount;
-  const match = typeof text === 'string' ? /^(\d{1,13})(?:\.(\d{1,2})(\d*))?$/.exec(text.trim()) : null;
-  if (match === null) return null;
-  const [, whole, cents = '', rest = ''] = match;
-  return Number(whole) * 100 + Number(cents.padEnd(2, '0')) + (/[1-9]/.test(rest) ? 1 : 0);
-}
-
-function decimalOf(cents) {
-  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 }
 
 function checkRequest(request) {
@@ -680,7 +668,7 @@ export class OrderCheckout {
     if (order.policyApplied) return false;
     order.policyApplied = true;
     const cents = this.#provisionalCents(order);
-    if (cents !== null) order.promisedDiscount = decimalOf(cents);
+    if (cents !== null) order.promisedDiscount = decimalOfCents(cents);
     if (maybeSent(order)) return true;
     if (cents === null) {
       order.offer = null;
@@ -696,7 +684,7 @@ export class OrderCheckout {
   #provisionalCents(order) {
     if (!order.offer || this.#policy.redeem !== 'provisional') return null;
     const discount = this.#localDiscount(requestOf(order), order.offer);
-    const cents = discount === null ? null : centsOf(discount);
+    const cents = discount === null ? null : centsOf(discount, { round: 'up' });
     return cents !== null && cents > 0 && cents <= this.#policy.maxDiscountCents ? cents : null;
   }
 

@@ -5,6 +5,13 @@
 import { QualifyError } from './qualify_error.js';
 import { toJsonText } from './json_text.js';
 import { compiledModule, describeWasmSource, loadFailure } from './wasm_source.js';
+import {
+  decodeExplanation,
+  decodeQualify,
+  entityText,
+  idText,
+  readOfferTable,
+} from './wire.js';
 
 const DISPOSED = 410;
 
@@ -109,7 +116,6 @@ const handleRegistry =
     : null;
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 function deepFreeze(value) {
   if (value !== null && typeof value === 'object') {
@@ -117,70 +123,6 @@ function deepFreeze(value) {
     Object.freeze(value);
   }
   return value;
-}
-
-/** UTF-8 text the engine keeps in wasm memory. */
-function wasmText(module, address, length) {
-  return decoder.decode(module.HEAPU8.subarray(address, address + length));
-}
-
-// ---- Explanations: the engine hands over numbers, the words come from its own table. ----------
-
-// The figures explain_messages() puts in the two messages that carry one (wasm/bindings.cpp).
-const SAMPLE_REMAINING = '9876543.21';
-const SAMPLE_POINTS = '987654321';
-const FIGURE_NONE = 0;
-const FIGURE_REMAINING = 1;
-const FIGURE_POINTS = 2;
-const HAS_REMAINING = 1 << 8;
-const HAS_POINTS = 1 << 9;
-const TWO_32 = 4294967296;
-
-const reasonTables = new WeakMap();
-
-/**
- * Per reason code: its name and message as the engine renders them, read once per module from
- * one explanation the engine renders as JSON; a message with a figure is kept as the text before
- * and after it.
- */
-function reasonTable(module) {
-  let table = reasonTables.get(module);
-  if (table === undefined) {
-    const { reasons } = JSON.parse(module.explain_messages()).entries[0];
-    table = reasons.map(({ code, message }) => {
-      for (const [figure, sample] of [
-        [FIGURE_REMAINING, SAMPLE_REMAINING],
-        [FIGURE_POINTS, SAMPLE_POINTS],
-      ]) {
-        const at = message.indexOf(sample);
-        if (at >= 0) {
-          return { code, figure, before: message.slice(0, at), after: message.slice(at + sample.length) };
-        }
-      }
-      return { code, figure: FIGURE_NONE, before: message, after: '' };
-    });
-    reasonTables.set(module, table);
-  }
-  return table;
-}
-
-/** An int64 the engine wrote as two int32 words: a number when exact, else a BigInt. */
-function int64Of(low, high) {
-  if (high >= -0x200000 && high < 0x200000) return high * TWO_32 + (low >>> 0);
-  return BigInt.asIntN(64, (BigInt(high) << 32n) | BigInt(low >>> 0));
-}
-
-/** Cents as the engine's format_cents writes them: "-12.05". */
-function centsText(low, high) {
-  const cents = int64Of(low, high);
-  if (typeof cents === 'bigint') {
-    const magnitude = cents < 0n ? -cents : cents;
-    const fraction = Number(magnitude % 100n);
-    return `${cents < 0n ? '-' : ''}${magnitude / 100n}.${fraction < 10 ? '0' : ''}${fraction}`;
-  }
-  const magnitude = cents < 0 ? -cents : cents;
-  const fraction = magnitude % 100;
-  return `${cents < 0 ? '-' : ''}${(magnitude - fraction) / 100}.${fraction < 10 ? '0' : ''}${fraction}`;
 }
 
 // Writes JSON text as UTF-8 straight into the handle's wasm input buffer; returns its size in
@@ -325,8 +267,8 @@ class Qualifier {
   #module;
   #handle;
   #clock;
-  // Per offer (rewards, then points products, in output order): where the engine keeps its
-  // entity JSON and id ([entity address, bytes, id address, bytes]); read once per snapshot.
+  // Per offer number (rewards, then points products, in output order): where the engine keeps
+  // its entity JSON and id (wire.js); read once per snapshot.
   #offerTable = new Uint32Array(0);
   #rewardCount = 0;
   // Entities and ids by offer number, decoded on first use: an entity is parsed and frozen the
@@ -349,20 +291,7 @@ class Qualifier {
     const ms = this.#nowMs();
     const status = this.#call(() => handle.qualify(writeInput(this.#module, handle, text), ms));
     if (status !== 0) throw new QualifyError(status, handle.error_message());
-    const heap = this.#module.HEAPU32;
-    let at = handle.indices_address() >>> 2;
-    const rewardCount = heap[at];
-    const pointsProductCount = heap[at + 1];
-    at += 2;
-    const rewards = new Array(rewardCount);
-    for (let i = 0; i < rewardCount; ++i) rewards[i] = this.#entity(heap[at + i]);
-    at += rewardCount;
-    const pointsProducts = new Array(pointsProductCount);
-    const first = this.#rewardCount;
-    for (let i = 0; i < pointsProductCount; ++i) {
-      pointsProducts[i] = this.#entity(first + heap[at + i]);
-    }
-    return { rewards, points_products: pointsProducts };
+    return decodeQualify(this.#module, handle.indices_address(), this.#entityOf);
   }
 
   /** Every reward and points product with its discount and failing rules (contract section 4). */
@@ -372,56 +301,7 @@ class Qualifier {
     const ms = this.#nowMs();
     const status = this.#call(() => handle.explain(writeInput(this.#module, handle, text), ms));
     if (status !== 0) throw new QualifyError(status, handle.error_message());
-    const table = reasonTable(this.#module);
-    const words = this.#module.HEAP32;
-    let at = handle.explanation_address() >>> 2;
-    const count = words[at];
-    const bestEntry = words[at + 1];
-    at += 2;
-    const entries = new Array(count);
-    let best = null;
-    for (let e = 0; e < count; ++e) {
-      const head = words[at];
-      const pointsProduct = (head & 2) !== 0;
-      const id = this.#id(pointsProduct ? this.#rewardCount + words[at + 1] : words[at + 1]);
-      const discount = centsText(words[at + 2], words[at + 3]);
-      const reasonCount = words[at + 4];
-      at += 5;
-      const reasons = new Array(reasonCount);
-      for (let r = 0; r < reasonCount; ++r) {
-        const word = words[at++];
-        const kind = table[word & 0xff];
-        let remaining;
-        let pointsNeeded;
-        if (word & HAS_REMAINING) {
-          remaining = centsText(words[at], words[at + 1]);
-          at += 2;
-        }
-        if (word & HAS_POINTS) {
-          pointsNeeded = int64Of(words[at], words[at + 1]);
-          at += 2;
-        }
-        let message = kind.before;
-        if (kind.figure === FIGURE_REMAINING) {
-          message += (remaining ?? '0.00') + kind.after;
-        } else if (kind.figure === FIGURE_POINTS) {
-          message += String(pointsNeeded ?? 0) + kind.after;
-        }
-        const reason = { code: kind.code, message };
-        if (remaining !== undefined) reason.remaining = remaining;
-        if (pointsNeeded !== undefined) reason.points_needed = Number(pointsNeeded);
-        reasons[r] = reason;
-      }
-      entries[e] = {
-        id,
-        kind: pointsProduct ? 'points_product' : 'reward',
-        qualifies: (head & 1) !== 0,
-        discount,
-        reasons,
-      };
-      if (e === bestEntry) best = id;
-    }
-    return { entries, best };
+    return decodeExplanation(this.#module, handle.explanation_address(), this.#idOf, this.#rewardCount);
   }
 
   /** Replaces the snapshot; on error (422) the previous one stays in force. */
@@ -463,8 +343,7 @@ class Qualifier {
     const handle = this.#handle;
     const rewardCount = handle.reward_count();
     const count = rewardCount + handle.points_product_count();
-    const at = handle.offer_table_address() >>> 2;
-    this.#offerTable = this.#module.HEAPU32.slice(at, at + 4 * count);
+    this.#offerTable = readOfferTable(this.#module, handle.offer_table_address(), count);
     this.#rewardCount = rewardCount;
     this.#entities = new Array(count);
     this.#ids = new Array(count);
@@ -477,27 +356,25 @@ class Qualifier {
     this.#ids = [];
   }
 
-  /** The frozen entity of offer `number` (rewards first), parsed on first use. */
-  #entity(number) {
+  /** The frozen entity of offer `number`, parsed on first use. */
+  #entityOf = (number) => {
     let entity = this.#entities[number];
     if (entity === undefined) {
-      const table = this.#offerTable;
-      entity = deepFreeze(JSON.parse(wasmText(this.#module, table[4 * number], table[4 * number + 1])));
+      entity = deepFreeze(JSON.parse(entityText(this.#module, this.#offerTable, number)));
       this.#entities[number] = entity;
     }
     return entity;
-  }
+  };
 
-  /** The id of offer `number` (rewards first), decoded on first use. */
-  #id(number) {
+  /** The id of offer `number`, decoded on first use. */
+  #idOf = (number) => {
     let id = this.#ids[number];
     if (id === undefined) {
-      const table = this.#offerTable;
-      id = wasmText(this.#module, table[4 * number + 2], table[4 * number + 3]);
+      id = idText(this.#module, this.#offerTable, number);
       this.#ids[number] = id;
     }
     return id;
-  }
+  };
 
   // A trap inside wasm (out of memory, a bug) leaves the instance unusable: drop it, so that the
   // next createQualifier() starts a fresh one, and fail this qualifier with a clear error.
