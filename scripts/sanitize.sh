@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The native tests (Catch2 suite, property test, fuzz-corpus and crash replays) built by the "asan"
-# CMake preset: Debug, AddressSanitizer + UndefinedBehaviorSanitizer, no recovery. Any report fails.
+# The native tests (the Catch2 suites of the engine and the service core, property test,
+# fuzz-corpus and crash replays) built by the "asan" CMake preset: Debug, AddressSanitizer +
+# UndefinedBehaviorSanitizer, no recovery. Any report fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 jobs=$(nproc 2>/dev/null || echo 2)

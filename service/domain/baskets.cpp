@@ -3,8 +3,7 @@
 #include <optional>
 #include <utility>
 
-#include "domain/points_bounds.hpp"
-#include "domain/purchase.hpp"
+#include "domain/purchase_ledger.hpp"
 #include "qualifier.hpp"
 
 namespace lq::service {
@@ -278,16 +277,17 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
       if (!merchant) return error{500, "the caller's merchant is missing"};
       decimal amount = check->base - decimal::from_cents(row.discount_cents);
       if (amount.is_negative()) amount = decimal();
-      std::optional<purchase_row> purchase = new_purchase(
-          *merchant, who.user_id, amount, format_rfc3339(check->order_time), processing_delay_ms_);
-      if (!purchase) return error{400, "the points this basket accrues are out of range"};
-      auto range = points_out_of_range(db_, who.user_id, purchase->points_experience_id,
-                                       purchase->points, "subtotal");
-      if (range) return *range;
-      purchase->source = "basket";
-      purchase->location_id = check->location_id;
-      purchase->basket_id = fields->id;
-      db_.insert_purchase(*purchase);
+      purchase_entry entry;
+      entry.source = "basket";
+      entry.user_id = who.user_id;
+      entry.amount = amount;
+      entry.purchased_at = format_rfc3339(check->order_time);
+      entry.location_id = check->location_id;
+      entry.basket_id = fields->id;
+      entry.amount_field = "subtotal";
+      entry.unrepresentable_message = "the points this basket accrues are out of range";
+      result<int64_t> recorded = record_purchase(db_, *merchant, entry, processing_delay_ms_);
+      if (!recorded) return recorded.err();
       row.billed_at = now_text;
       billed_now = true;
     }

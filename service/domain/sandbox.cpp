@@ -5,8 +5,7 @@
 #include <utility>
 
 #include "domain/campaigns.hpp"
-#include "domain/points_bounds.hpp"
-#include "domain/purchase.hpp"
+#include "domain/purchase_ledger.hpp"
 #include "http/json_body.hpp"
 #include "qualifier.hpp"
 
@@ -207,28 +206,27 @@ result<int64_t> sandbox_service::simulate_purchase(const caller& who, std::strin
     auto lock = db_.lock();
     std::optional<merchant_row> merchant = db_.merchant(who.merchant_id);
     if (!merchant) return error{500, "the caller's merchant is missing"};
-    purchase_row row;
+    purchase_entry entry;
+    entry.source = "sandbox";
+    entry.user_id = who.user_id;
+    entry.amount = *amount;
+    entry.purchased_at = purchased_at_text;
+    entry.amount_field = "purchase.amount";
+    entry.unrepresentable_message = "purchase.amount is out of range";
     if (location_id) {
       // The location hashid (`id`); its `uid` is accepted too and stored as the hashid.
       for (const location_row& place : db_.locations_of(merchant->id)) {
-        if (place.id == *location_id || place.uid == *location_id) row.location_id = place.id;
+        if (place.id == *location_id || place.uid == *location_id) entry.location_id = place.id;
       }
-      if (!row.location_id) {
+      if (!entry.location_id) {
         return error{
             400, "purchase.location_id " + *location_id + " names no location of " + merchant->id};
       }
     }
-    std::optional<purchase_row> purchase =
-        new_purchase(*merchant, who.user_id, *amount, purchased_at_text, processing_delay_ms_);
-    if (!purchase) return error{400, "purchase.amount is out of range"};
     transaction tx(db_.db());  // the bound and the insert see the same balance
-    auto range = points_out_of_range(db_, who.user_id, purchase->points_experience_id,
-                                     purchase->points, "purchase.amount");
-    if (range) return *range;
-    purchase->source = "sandbox";
-    purchase->location_id = std::move(row.location_id);
-    row = std::move(*purchase);
-    id = db_.insert_purchase(row);
+    result<int64_t> recorded = record_purchase(db_, *merchant, entry, processing_delay_ms_);
+    if (!recorded) return recorded.err();
+    id = *recorded;
     tx.commit();
   }
   purchase_queued_();

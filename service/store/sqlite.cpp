@@ -58,6 +58,10 @@ statement& statement::bind(int index, const std::optional<std::string>& text) {
   return text ? bind(index, std::string_view(*text)) : bind_null(index);
 }
 
+statement& statement::bind(int index, const std::optional<int64_t>& value) {
+  return value ? bind(index, *value) : bind_null(index);
+}
+
 statement& statement::bind_null(int index) {
   if (sqlite3_bind_null(stmt_, index) != SQLITE_OK) fail(db_, "bind");
   return *this;

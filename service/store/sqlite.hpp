@@ -43,6 +43,7 @@ class statement {
   }
   statement& bind(int index, int64_t value);
   statement& bind(int index, const std::optional<std::string>& text);
+  statement& bind(int index, const std::optional<int64_t>& value);
   statement& bind_null(int index);
 
   /// Advances; true while a row is available.
@@ -75,6 +76,16 @@ class database {
   /// PRAGMA quick_check; throws database_error naming the first problem.
   void quick_check();
   statement prepare(std::string_view sql) { return statement(db_, sql); }
+  /// Runs `sql`, an INSERT OR IGNORE, with `values` bound to its parameters 1, 2, ... in order;
+  /// true when it inserted a row, false when a row with that key exists.
+  template <typename... Values>
+  bool insert_or_ignore(std::string_view sql, const Values&... values) {
+    statement insert = prepare(sql);
+    int index = 0;
+    (insert.bind(++index, values), ...);
+    insert.run();
+    return changes() > 0;
+  }
   /// Rows changed by the last INSERT, UPDATE or DELETE.
   int64_t changes() const;
   int64_t last_insert_rowid() const;

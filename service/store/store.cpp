@@ -36,101 +36,59 @@ store::store(const std::string& path) : db_(path) {
 }
 
 bool store::insert_merchant(const merchant_row& row) {
-  db_.prepare(
-         "INSERT OR IGNORE INTO merchants (id, merchant_key, time_zone, points_per_dollar, "
-         "points_experience_id) VALUES (?, ?, ?, ?, ?)")
-      .bind(1, row.id)
-      .bind(2, row.merchant_key)
-      .bind(3, row.time_zone)
-      .bind(4, row.points_per_dollar)
-      .bind(5, row.points_experience_id)
-      .run();
-  return db_.changes() > 0;
+  return db_.insert_or_ignore(
+      "INSERT OR IGNORE INTO merchants (id, merchant_key, time_zone, points_per_dollar, "
+      "points_experience_id) VALUES (?, ?, ?, ?, ?)",
+      row.id, row.merchant_key, row.time_zone, row.points_per_dollar, row.points_experience_id);
 }
 
 bool store::insert_location(const location_row& row) {
-  db_.prepare(
-         "INSERT OR IGNORE INTO locations (uid, id, merchant_id, time_zone) VALUES (?, ?, ?, ?)")
-      .bind(1, row.uid)
-      .bind(2, row.id)
-      .bind(3, row.merchant_id)
-      .bind(4, row.time_zone)
-      .run();
-  return db_.changes() > 0;
+  return db_.insert_or_ignore(
+      "INSERT OR IGNORE INTO locations (uid, id, merchant_id, time_zone) VALUES (?, ?, ?, ?)",
+      row.uid, row.id, row.merchant_id, row.time_zone);
 }
 
 bool store::insert_client(const std::string& client_id,
                           const std::optional<std::string>& merchant_id) {
-  db_.prepare("INSERT OR IGNORE INTO clients (client_id, merchant_id) VALUES (?, ?)")
-      .bind(1, client_id)
-      .bind(2, merchant_id)
-      .run();
-  return db_.changes() > 0;
+  return db_.insert_or_ignore(
+      "INSERT OR IGNORE INTO clients (client_id, merchant_id) VALUES (?, ?)", client_id,
+      merchant_id);
 }
 
 bool store::insert_user(const user_row& row) {
-  db_.prepare("INSERT OR IGNORE INTO users (id, merchant_id, access_token) VALUES (?, ?, ?)")
-      .bind(1, row.id)
-      .bind(2, row.merchant_id)
-      .bind(3, row.access_token)
-      .run();
-  return db_.changes() > 0;
+  return db_.insert_or_ignore(
+      "INSERT OR IGNORE INTO users (id, merchant_id, access_token) VALUES (?, ?, ?)", row.id,
+      row.merchant_id, row.access_token);
 }
 
 bool store::insert_points_balance(const std::string& user_id, const points_row& row) {
-  db_.prepare(
-         "INSERT OR IGNORE INTO points_balances (user_id, points_experience_id, balance, position) "
-         "VALUES (?1, ?2, ?3, (SELECT coalesce(max(position) + 1, 0) FROM points_balances "
-         "WHERE user_id = ?1))")
-      .bind(1, user_id)
-      .bind(2, row.points_experience_id)
-      .bind(3, row.balance)
-      .run();
-  return db_.changes() > 0;
+  return db_.insert_or_ignore(
+      "INSERT OR IGNORE INTO points_balances (user_id, points_experience_id, balance, position) "
+      "VALUES (?1, ?2, ?3, (SELECT coalesce(max(position) + 1, 0) FROM points_balances "
+      "WHERE user_id = ?1))",
+      user_id, row.points_experience_id, row.balance);
 }
 
 bool store::insert_reward(const reward_insert& row) {
-  statement insert = db_.prepare(
+  return db_.insert_or_ignore(
       "INSERT OR IGNORE INTO rewards (id, user_id, merchant_id, state, record, campaign_id, "
-      "created_at, trigger_purchase_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-  insert.bind(1, row.id).bind(2, row.user_id).bind(3, row.merchant_id).bind(4, row.state);
-  insert.bind(5, row.record);
-  if (row.campaign_id) {
-    insert.bind(6, *row.campaign_id);
-  } else {
-    insert.bind_null(6);
-  }
-  insert.bind(7, row.created_at);
-  if (row.trigger_purchase_id) {
-    insert.bind(8, *row.trigger_purchase_id);
-  } else {
-    insert.bind_null(8);
-  }
-  insert.run();
-  return db_.changes() > 0;
+      "created_at, trigger_purchase_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      row.id, row.user_id, row.merchant_id, row.state, row.record, row.campaign_id, row.created_at,
+      row.trigger_purchase_id);
 }
 
 bool store::insert_points_product(const std::string& id, const std::string& merchant_id,
                                   const std::string& record) {
-  db_.prepare("INSERT OR IGNORE INTO points_products (id, merchant_id, record) VALUES (?, ?, ?)")
-      .bind(1, id)
-      .bind(2, merchant_id)
-      .bind(3, record)
-      .run();
-  return db_.changes() > 0;
+  return db_.insert_or_ignore(
+      "INSERT OR IGNORE INTO points_products (id, merchant_id, record) VALUES (?, ?, ?)", id,
+      merchant_id, record);
 }
 
 bool store::insert_campaign(const campaign_row& row) {
-  db_.prepare(
-         "INSERT OR IGNORE INTO campaigns (id, external_uid_hashid, merchant_id, reward_template, "
-         "purchase_trigger) VALUES (?, ?, ?, ?, ?)")
-      .bind(1, row.id)
-      .bind(2, row.external_uid_hashid)
-      .bind(3, row.merchant_id)
-      .bind(4, row.reward_template)
-      .bind(5, row.purchase_trigger)
-      .run();
-  return db_.changes() > 0;
+  return db_.insert_or_ignore(
+      "INSERT OR IGNORE INTO campaigns (id, external_uid_hashid, merchant_id, reward_template, "
+      "purchase_trigger) VALUES (?, ?, ?, ?, ?)",
+      row.id, row.external_uid_hashid, row.merchant_id, row.reward_template, row.purchase_trigger);
 }
 
 std::vector<user_row> store::users() {
