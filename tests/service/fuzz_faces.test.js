@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { createKioskServer } from '../../kiosk/server/main.mjs';
+import { createKioskServer } from '../../kiosk/server/page_server.mjs';
 import { MEDIA_TYPE, credentialsOf, prng, scratchDir, serviceBinary, startService } from './harness.js';
 import { exchange } from './raw_http.js';
 
