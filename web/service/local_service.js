@@ -160,6 +160,8 @@ export async function startLocalService(options = {}) {
   const kill = (signal = 'SIGTERM') => {
     if (!isRunning()) return false;
     child.ref();
+    child.stdout.ref?.();
+    child.stderr.ref?.();
     return child.kill(signal);
   };
 
