@@ -31,6 +31,7 @@ const PRECACHE = [
   '../../web/clients/loyalty_client.js',
   '../../web/clients/hybrid_qualifier.js',
   '../../web/clients/snapshot_store.js',
+  '../../web/clients/platform_storage.js',
   '../../web/clients/durable_file.js',
   '../../web/clients/indexed_db_store.js',
   '../../web/account/snapshot_from_account.js',

@@ -12,7 +12,7 @@ import readline from 'node:readline';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { createKioskServer } from '../../kiosk/server/main.mjs';
+import { createKioskServer } from '../../kiosk/server/page_server.mjs';
 import { launchChromium } from '../js/support.js';
 import { ensureWasm, serviceBinary } from '../service/harness.js';
 import { startLossyProxy } from '../service/lossy_proxy.js';

@@ -1,4 +1,4 @@
-// The kiosk page server (kiosk/server/main.mjs) against hostile request targets: it never throws
+// The kiosk page server (kiosk/server/page_server.mjs) against hostile request targets: it never throws
 // (file-system errors are 400/404), it is not an open proxy (only /api/... paths go to the
 // configured service origin, built from origin + path + query), and hop-by-hop headers are not
 // forwarded in either direction. Real sockets on 127.0.0.1, the real service as upstream.
@@ -7,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { createKioskServer, parseTarget } from '../../kiosk/server/main.mjs';
+import { createKioskServer, parseTarget } from '../../kiosk/server/page_server.mjs';
 import { MEDIA_TYPE, credentialsOf, scratchDir, serviceBinary, startService } from '../service/harness.js';
 import { exchange, requestBytes } from '../service/raw_http.js';
 

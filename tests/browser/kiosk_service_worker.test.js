@@ -1,12 +1,13 @@
 // The kiosk server stamps the service worker's VERSION with a digest of what it precaches
-// (kiosk/server/main.mjs, versionedServiceWorker): a change to any precached file is a new worker and
+// (kiosk/server/service_worker.mjs, versionedServiceWorker): a change to any precached file is a new worker and
 // a new cache, with no constant bumped by hand. Real HTTP on 127.0.0.1, a real web root on disk.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { createKioskServer, root } from '../../kiosk/server/main.mjs';
+import { createKioskServer } from '../../kiosk/server/page_server.mjs';
+import { root } from '../../kiosk/server/repository_root.mjs';
 import { scratchDir } from '../service/harness.js';
 
 const scratch = scratchDir();

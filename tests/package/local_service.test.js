@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 
 import { serviceBinaryPath, startLocalService } from '../../web/service/local_service.js';
-import { account, fixture, root, scratchDir } from '../service/harness.js';
+import { account, fixture, root, scratchDir, serviceBinary, waitFor } from '../service/harness.js';
 import { assertShippedBinaryBuilt, shippedBinary } from './shipped_binary.js';
 
 const scratch = scratchDir('lq-local-service-');
@@ -76,4 +76,24 @@ test('bad options are a TypeError before anything starts', async () => {
   await assert.rejects(startLocalService({ mode: 'staging' }), TypeError);
   await assert.rejects(startLocalService({ processingDelay: '1' }), TypeError);
   await assert.rejects(startLocalService({ fixture: 42 }), TypeError);
+});
+
+test('harness options: a given binary run through a wrapper with more arguments, its stderr as it comes; exited, running() and kill()', async () => {
+  let log = '';
+  const service = await startLocalService({
+    binary: serviceBinary(),
+    wrapper: ['env', 'LQ_WRAPPED=1'],
+    args: ['--access-log', 'off'],
+    onStderr: (chunk) => {
+      log += chunk;
+    },
+  });
+  assert.equal(service.running(), true);
+  assert.ok(await waitFor(() => log.includes('loyalty_service: listening on'), 5_000, 10), log);
+  assert.equal((await account(service, 'u_1001')).status, 401); // no fixture: no such user
+  assert.equal(service.kill('SIGKILL'), true);
+  assert.deepEqual(await service.exited, { code: null, signal: 'SIGKILL' });
+  assert.equal(service.running(), false);
+  assert.equal(service.kill(), false);
+  assert.doesNotMatch(log, /"GET \/api\/account"/); // --access-log off reached the service
 });

@@ -51,7 +51,7 @@ test('a full disk is 507 with the error body; reads and acknowledged writes surv
     // The last acknowledged basket is still there: updating it is a 200, not a new basket.
     const again = await basket(service, user, { id: acknowledged.at(-1), state: 'checkout', items: [] });
     assert.ok(again.status === 200 || again.status === 507, `${again.status} ${again.text}`);
-    assert.ok(service.proc.exitCode === null, 'the service is still running');
+    assert.ok(service.running(), 'the service is still running');
   } finally {
     await service.stop();
     cleanup();

@@ -1,10 +1,12 @@
 // Runs the real service for the tests: builds it when missing, starts it on 127.0.0.1 with a
 // temporary SQLite file, talks to it over real HTTP and always stops what it started.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { startLocalService } from '../../web/service/local_service.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const fixturePath = path.join(root, 'fixtures/demo.json');
@@ -21,13 +23,14 @@ function run(command, args) {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
 }
 
-// The newest modification time of the sources the binary is built from.
+// The newest modification time of the sources the binary is built from (src/ and service/ with
+// their subfolders).
 function newestSource() {
   let newest = statSync(path.join(root, 'CMakeLists.txt')).mtimeMs;
   for (const dir of ['src', 'service']) {
-    for (const name of readdirSync(path.join(root, dir))) {
-      if (/\.(cpp|hpp)$|^CMakeLists\.txt$/.test(name)) {
-        newest = Math.max(newest, statSync(path.join(root, dir, name)).mtimeMs);
+    for (const entry of readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && /\.(cpp|hpp)$|^CMakeLists\.txt$/.test(entry.name)) {
+        newest = Math.max(newest, statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
       }
     }
   }
@@ -97,69 +100,60 @@ export function credentialsOf(userId) {
 }
 
 /**
- * Starts the service and resolves once its first stdout line (the base URL) is read.
+ * Starts the service through the package's launcher (startLocalService) and resolves once its
+ * first stdout line (the base URL) is read and its start-up report is on stderr.
  * options: db (required), fixture (default the demo fixture; null for none), delay (seconds),
  * now (true = FIXED_NOW, or an RFC 3339 string), mode, port (default 0: any free one; a restart
  * can reuse the port of a stopped service), args (extra arguments), launcher (a command and its
  * arguments that runs the service binary with its arguments).
  */
 export async function startService(options) {
-  const args = ['--port', String(options.port ?? 0), '--db', options.db];
-  const fixtureFile = options.fixture === undefined ? fixturePath : options.fixture;
-  if (fixtureFile !== null) args.push('--fixture', fixtureFile);
-  if (options.delay !== undefined) args.push('--processing-delay', String(options.delay));
-  if (options.now) args.push('--now', options.now === true ? FIXED_NOW : options.now);
-  if (options.mode) args.push('--mode', options.mode);
-  args.push(...(options.args ?? []));
-
-  // options.launcher: a command that runs the service (its arguments follow), e.g. in a namespace.
-  const [command, ...prefix] = options.launcher ?? [];
-  const proc = command
-    ? spawn(command, [...prefix, serviceBinary(), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(serviceBinary(), args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  const service = {
-    proc,
+  const harness = {
     url: null,
     stderr: '',
-    exited: new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal }))),
+    exited: null,
+    /** True until the service has exited. */
+    running: () => launched.running(),
     /** Stops with SIGTERM and resolves with the exit { code, signal }. */
     async stop() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
-      return withTimeout(service.exited, 10_000, 'the service did not stop on SIGTERM');
+      launched.kill('SIGTERM');
+      return withTimeout(launched.exited, 10_000, 'the service did not stop on SIGTERM');
     },
     /** kill -9: no chance to flush or clean up. */
     async crash() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-      return service.exited;
+      launched.kill('SIGKILL');
+      return launched.exited;
     },
     accessLogLines() {
-      return service.stderr.split('\n').filter((line) => /^\S+ \S+ "[A-Z]+ \S+" \d{3} \d+ /.test(line));
+      return harness.stderr.split('\n').filter((line) => /^\S+ \S+ "[A-Z]+ \S+" \d{3} \d+ /.test(line));
     },
   };
-  proc.stderr.setEncoding('utf8');
-  proc.stderr.on('data', (chunk) => {
-    service.stderr += chunk;
+  const fixtureFile = options.fixture === undefined ? fixturePath : options.fixture;
+  const launched = await startLocalService({
+    binary: serviceBinary(),
+    db: options.db,
+    port: Number(options.port ?? 0),
+    fixture: fixtureFile,
+    processingDelay: options.delay,
+    now: options.now === true ? FIXED_NOW : options.now || undefined,
+    mode: options.mode || undefined,
+    args: options.args,
+    wrapper: options.launcher,
+    startTimeoutMs: 15_000,
+    onStderr: (chunk) => {
+      harness.stderr += chunk;
+    },
   });
-  proc.stdout.setEncoding('utf8');
-  let stdout = '';
-  const firstLine = new Promise((resolve, reject) => {
-    proc.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      const end = stdout.indexOf('\n');
-      if (end >= 0) resolve(stdout.slice(0, end));
-    });
-    proc.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${service.stderr}`)));
-  });
-  try {
-    service.url = await withTimeout(firstLine, 15_000, 'the service printed no base URL');
-    // Its start-up report goes to stderr just before; pipes may deliver it a little later.
-    await withTimeout(waitFor(() => service.stderr.includes('loyalty_service: listening on'), 5_000, 10),
-      6_000, 'no start-up report on stderr');
-  } catch (e) {
-    proc.kill('SIGKILL');
-    throw e;
+  harness.url = launched.url;
+  harness.pid = launched.pid;
+  harness.exited = launched.exited;
+  // Its start-up report goes to stderr just before; pipes may deliver it a little later.
+  const reported = await waitFor(() => harness.stderr.includes('loyalty_service: listening on'), 5_000, 10);
+  if (!reported) {
+    launched.kill('SIGKILL');
+    throw new Error('no start-up report on stderr');
   }
-  return service;
+  return harness;
 }
 
 /** Runs the binary to completion (for command line and start-up errors). */

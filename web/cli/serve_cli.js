@@ -5,6 +5,11 @@ import { spawn } from 'node:child_process';
 import process from 'node:process';
 
 import { serviceBinaryPath } from '../service/service_binary.js';
+import {
+  ServiceOptionError,
+  optionsFromCommandLine,
+  serviceArguments,
+} from '../service/service_options.js';
 
 const USAGE = `usage: loyalty-qualifier serve [--port P] [--host ADDRESS] [--db FILE|:memory:]
                              [--fixture FILE] [--mode sandbox|production]
@@ -20,32 +25,16 @@ const USAGE = `usage: loyalty-qualifier serve [--port P] [--host ADDRESS] [--db 
                            sandbox mode, 0 in production)
   --now RFC3339            a fixed service clock (tests)`;
 
-const OPTIONS = ['port', 'host', 'db', 'fixture', 'mode', 'processing-delay', 'now'];
 const EXIT_USAGE = 2;
 
-class UsageError extends Error {}
-
-function serviceArguments(argv) {
-  const given = new Map();
-  for (let i = 0; i < argv.length; ++i) {
-    const argument = argv[i];
-    if (!argument.startsWith('--')) throw new UsageError(`unexpected argument "${argument}"`);
-    const equals = argument.indexOf('=');
-    const name = equals < 0 ? argument.slice(2) : argument.slice(2, equals);
-    if (!OPTIONS.includes(name)) throw new UsageError(`unknown option "--${name}"`);
-    let value;
-    if (equals >= 0) {
-      value = argument.slice(equals + 1);
-    } else {
-      if (i + 1 >= argv.length) throw new UsageError(`option --${name} needs a value`);
-      value = argv[++i];
-    }
-    if (given.has(name)) throw new UsageError(`option --${name} is given twice`);
-    given.set(name, value);
-  }
-  if (!given.has('port')) given.set('port', '0');
-  if (!given.has('db')) given.set('db', ':memory:');
-  return [...given].flatMap(([name, value]) => [`--${name}`, value]);
+/** The service's arguments for `serve`'s command line; throws ServiceOptionError for a bad one. */
+function serveArguments(argv) {
+  const { args, fixture } = serviceArguments(optionsFromCommandLine(argv), {
+    caller: 'serve',
+    text: true,
+  });
+  if (fixture !== undefined) args.push('--fixture', fixture);
+  return args;
 }
 
 function printError(code, message) {
@@ -60,9 +49,9 @@ export async function runServeCli(argv) {
   }
   let args;
   try {
-    args = serviceArguments(argv);
+    args = serveArguments(argv);
   } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
+    if (!(e instanceof ServiceOptionError)) throw e;
     printError(400, `${e.message}\n${USAGE}`);
     return EXIT_USAGE;
   }

@@ -10,6 +10,7 @@
 import { writeFileDurably } from './durable_file.js';
 import { indexedDbObjectStore } from './indexed_db_store.js';
 import { directoryLock, inProcessLock, webLock } from './outbox_lock.js';
+import { platformStorage } from './platform_storage.js';
 
 /** Why `value` is not a stored order, or null when it is one. */
 function orderProblem(value) {
@@ -341,20 +342,17 @@ export function fileOrderOutbox({ directory } = {}) {
   };
 }
 
-function nodeDataDirectory() {
-  const env = globalThis.process?.env ?? {};
-  const base = env.XDG_STATE_HOME || (env.HOME ? `${env.HOME}/.local/state` : null) || env.LOCALAPPDATA || null;
-  return base === null ? null : `${base}/loyalty-qualifier/orders`;
-}
-
 /**
  * The platform's durable outbox: IndexedDB (browsers and workers), else files under
  * $XDG_STATE_HOME/loyalty-qualifier/orders or ~/.local/state/loyalty-qualifier/orders (Node),
  * else memory.
  */
 export function defaultOrderOutbox({ directory } = {}) {
-  if (globalThis.indexedDB && typeof globalThis.indexedDB.open === 'function') return indexedDbOrderOutbox();
-  const isNode = typeof globalThis.process?.versions?.node === 'string';
-  const folder = directory ?? (isNode ? nodeDataDirectory() : null);
-  return folder ? fileOrderOutbox({ directory: folder }) : memoryOrderOutbox();
+  return platformStorage({
+    directory,
+    userFolder: { kind: 'state', subfolder: 'loyalty-qualifier/orders' },
+    indexedDb: () => indexedDbOrderOutbox(),
+    files: (folder) => fileOrderOutbox({ directory: folder }),
+    memory: () => memoryOrderOutbox(),
+  });
 }

@@ -4,6 +4,7 @@
 
 import { writeFileDurably } from './durable_file.js';
 import { indexedDbObjectStore } from './indexed_db_store.js';
+import { platformStorage } from './platform_storage.js';
 
 function checkKey(key) {
   if (typeof key !== 'string' || key.length === 0) throw new TypeError('key must be a non-empty string');
@@ -120,26 +121,17 @@ export function fileSnapshotStore({ directory } = {}) {
   };
 }
 
-function nodeCacheDirectory() {
-  const env = globalThis.process?.env ?? {};
-  const base = env.XDG_CACHE_HOME || (env.HOME ? `${env.HOME}/.cache` : null) || env.LOCALAPPDATA || null;
-  return base === null ? null : `${base}/loyalty-qualifier`;
-}
-
 /**
  * The platform's persistent store: IndexedDB, else localStorage (browsers and workers), else
  * files under $XDG_CACHE_HOME/loyalty-qualifier or ~/.cache/loyalty-qualifier (Node), else memory.
  */
 export function defaultSnapshotStore({ directory } = {}) {
-  if (globalThis.indexedDB && typeof globalThis.indexedDB.open === 'function') return indexedDbSnapshotStore();
-  try {
-    if (globalThis.localStorage && typeof globalThis.localStorage.getItem === 'function') {
-      return localStorageSnapshotStore();
-    }
-  } catch {
-    // localStorage can throw on access (opaque origins, blocked storage): try the next one.
-  }
-  const isNode = typeof globalThis.process?.versions?.node === 'string';
-  const folder = directory ?? (isNode ? nodeCacheDirectory() : null);
-  return folder ? fileSnapshotStore({ directory: folder }) : memorySnapshotStore();
+  return platformStorage({
+    directory,
+    userFolder: { kind: 'cache', subfolder: 'loyalty-qualifier' },
+    indexedDb: () => indexedDbSnapshotStore(),
+    localStorage: () => localStorageSnapshotStore(),
+    files: (folder) => fileSnapshotStore({ directory: folder }),
+    memory: () => memorySnapshotStore(),
+  });
 }

@@ -19,6 +19,20 @@ export interface LocalServiceOptions {
   now?: string | Date;
   /** How long to wait for the service to listen before giving up; default 30000. */
   startTimeoutMs?: number;
+  /** The loyalty_service executable to run; default serviceBinaryPath(). */
+  binary?: string;
+  /** More loyalty_service arguments, passed as given (e.g. ['--access-log', 'off']). */
+  args?: readonly string[];
+  /** A command and its arguments that runs the binary (the binary and its arguments follow). */
+  wrapper?: readonly [string, ...string[]];
+  /** Gets the service's stderr (its log) as it arrives, from the start on. */
+  onStderr?: (chunk: string) => void;
+}
+
+/** How the service process ended. */
+export interface LocalServiceExit {
+  readonly code: number | null;
+  readonly signal: string | null;
 }
 
 /** A running local service. */
@@ -27,6 +41,12 @@ export interface LocalService {
   readonly url: string;
   /** The service's process id. */
   readonly pid: number;
+  /** Settles once the service has exited, its stderr all delivered. */
+  readonly exited: Promise<LocalServiceExit>;
+  /** True until the service has exited. */
+  running(): boolean;
+  /** Sends it a signal (default SIGTERM); false when it has exited already. */
+  kill(signal?: string): boolean;
   /** Stops it (SIGTERM; SIGKILL after 10 s); resolves once it has exited. Idempotent. */
   stop(): Promise<void>;
 }

@@ -11,10 +11,10 @@ import path from 'node:path';
 import process from 'node:process';
 
 import { serviceBinaryPath } from './service_binary.js';
+import { serviceArguments } from './service_options.js';
 
 export { ServiceBinaryError, serviceBinaryPath } from './service_binary.js';
 
-const MODES = ['sandbox', 'production'];
 const STOP_GRACE_MS = 10_000;
 const STDERR_KEPT = 64 * 1024;
 
@@ -30,54 +30,22 @@ function installExitHook() {
   });
 }
 
-function serviceArguments(options) {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError('startLocalService: options must be an object');
-  }
-  const { fixture, db = ':memory:', mode, processingDelay, port = 0, host, now } = options;
-  const args = [];
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new TypeError('startLocalService: port must be an integer from 0 to 65535');
-  }
-  args.push('--port', String(port));
-  if (typeof db !== 'string' || db === '') {
-    throw new TypeError('startLocalService: db must be a file path or ":memory:"');
-  }
-  args.push('--db', db);
-  if (mode !== undefined) {
-    if (!MODES.includes(mode)) {
-      throw new TypeError(`startLocalService: mode must be one of: ${MODES.join(', ')}`);
-    }
-    args.push('--mode', mode);
-  }
-  if (processingDelay !== undefined) {
-    if (typeof processingDelay !== 'number' || !(processingDelay >= 0) || processingDelay > 1e9) {
-      throw new TypeError('startLocalService: processingDelay must be a number of seconds, >= 0');
-    }
-    args.push('--processing-delay', processingDelay.toFixed(3));
-  }
-  if (host !== undefined) {
-    if (typeof host !== 'string' || host === '') {
-      throw new TypeError('startLocalService: host must be a non-empty string');
-    }
-    args.push('--host', host);
-  }
-  if (now !== undefined) {
-    const text = now instanceof Date ? now.toISOString() : now;
-    if (typeof text !== 'string') {
-      throw new TypeError('startLocalService: now must be a Date or an RFC 3339 string');
-    }
-    args.push('--now', text);
+/** The options that shape the process rather than the service's flags, checked. */
+function processOptions(options) {
+  const { binary, wrapper, onStderr, startTimeoutMs = 30_000 } = options;
+  if (binary !== undefined && (typeof binary !== 'string' || binary === '')) {
+    throw new TypeError('startLocalService: binary must be the path of a loyalty_service executable');
   }
   if (
-    fixture !== undefined &&
-    fixture !== null &&
-    typeof fixture !== 'string' &&
-    typeof fixture !== 'object'
+    wrapper !== undefined &&
+    (!Array.isArray(wrapper) || wrapper.length === 0 || !wrapper.every((arg) => typeof arg === 'string'))
   ) {
-    throw new TypeError('startLocalService: fixture must be a file path or a fixture object');
+    throw new TypeError('startLocalService: wrapper must be a command and its arguments (strings)');
   }
-  return { args, fixture };
+  if (onStderr !== undefined && typeof onStderr !== 'function') {
+    throw new TypeError('startLocalService: onStderr must be a function');
+  }
+  return { binary, wrapper, onStderr, startTimeoutMs };
 }
 
 /** The service's own reason for a failed start: its last "loyalty_service: ..." line. */
@@ -96,17 +64,20 @@ function startFailure(stderr, code, signal) {
  * Starts the local service. options: fixture (a fixture object or a file path), db (a SQLite
  * file, default ':memory:': a throwaway database), mode ('sandbox' | 'production'),
  * processingDelay (seconds), port (default 0: a free one), host (default 127.0.0.1), now (a fixed
- * service clock), startTimeoutMs (default 30000). Resolves { url, pid, stop() }.
+ * service clock), startTimeoutMs (default 30000); for harnesses: binary (the loyalty_service to
+ * run, default serviceBinaryPath()), args (more loyalty_service arguments, passed as given),
+ * wrapper (a command and its arguments that runs the binary, e.g. in a namespace), onStderr (gets
+ * the service's stderr as it arrives). Resolves { url, pid, exited, running(), kill(), stop() }.
  */
 export async function startLocalService(options = {}) {
-  const { args, fixture } = serviceArguments(options);
-  const startTimeoutMs = options.startTimeoutMs ?? 30_000;
-  const binary = serviceBinaryPath();
+  const { args, fixture } = serviceArguments(options, { extra: options?.args ?? [] });
+  const { binary: given, wrapper, onStderr, startTimeoutMs } = processOptions(options);
+  const binary = given ?? serviceBinaryPath();
 
   let scratch = null;
   if (typeof fixture === 'string') {
     args.push('--fixture', path.resolve(fixture));
-  } else if (fixture !== undefined && fixture !== null) {
+  } else if (fixture !== undefined) {
     scratch = mkdtempSync(path.join(os.tmpdir(), 'loyalty-qualifier-fixture-'));
     const file = path.join(scratch, 'fixture.json');
     writeFileSync(file, JSON.stringify(fixture));
@@ -117,9 +88,12 @@ export async function startLocalService(options = {}) {
     scratch = null;
   };
 
+  const [command, commandArgs] = wrapper
+    ? [wrapper[0], [...wrapper.slice(1), binary, ...args]]
+    : [binary, args];
   let child;
   try {
-    child = spawn(binary, args, {
+    child = spawn(command, commandArgs, {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, LQ_SERVICE_PARENT_PID: String(process.pid) },
     });
@@ -132,6 +106,7 @@ export async function startLocalService(options = {}) {
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk) => {
     stderr = (stderr + chunk).slice(-STDERR_KEPT);
+    onStderr?.(chunk);
   });
   const exited = new Promise((resolve) => {
     child.once('close', (code, signal) => {
@@ -140,9 +115,10 @@ export async function startLocalService(options = {}) {
       resolve({ code, signal });
     });
   });
+  const isRunning = () => child.exitCode === null && child.signalCode === null;
   const service = {
     endNow() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      if (isRunning()) child.kill('SIGTERM');
       removeScratch();
     },
   };
@@ -167,7 +143,7 @@ export async function startLocalService(options = {}) {
     });
     child.once('error', (e) => {
       clearTimeout(timer);
-      reject(new Error(`cannot run ${binary}: ${e.message}`));
+      reject(new Error(`cannot run ${command}: ${e.message}`));
     });
     exited.then(({ code, signal }) => {
       clearTimeout(timer);
@@ -176,21 +152,35 @@ export async function startLocalService(options = {}) {
   });
 
   // From here on the service must not keep this process alive: a harness that forgets stop()
-  // still exits, and the exit hook ends the service.
+  // still exits, and the exit hook ends the service. A signal sent through kill() or stop()
+  // holds this process until the service has exited, so that `exited` settles.
   child.unref();
   child.stdout.unref?.();
   child.stderr.unref?.();
+  const kill = (signal = 'SIGTERM') => {
+    if (!isRunning()) return false;
+    child.ref();
+    child.stdout.ref?.();
+    child.stderr.ref?.();
+    return child.kill(signal);
+  };
 
   let stopping = null;
   return {
     url,
     pid: child.pid,
+    /** Settles with { code, signal } once the service has exited (its stderr all delivered). */
+    exited,
+    /** True until the service has exited. */
+    running: isRunning,
+    /** Sends the service a signal (default SIGTERM); false when it has exited already. */
+    kill,
     /** Stops the service (SIGTERM, then SIGKILL after 10 s); resolves once it has exited. */
     stop() {
       if (stopping === null) {
         stopping = (async () => {
-          if (child.exitCode === null && child.signalCode === null) {
-            child.kill('SIGTERM');
+          if (isRunning()) {
+            kill('SIGTERM');
             const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
             await exited;
             clearTimeout(killer);

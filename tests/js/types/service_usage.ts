@@ -4,6 +4,7 @@ import {
   serviceBinaryPath,
   startLocalService,
   type LocalService,
+  type LocalServiceExit,
   type LocalServiceOptions,
 } from 'loyalty-qualifier/service';
 
@@ -17,7 +18,16 @@ const options: LocalServiceOptions = {
 const service: LocalService = await startLocalService(options);
 const url: string = service.url;
 const pid: number = service.pid;
+const exit: LocalServiceExit = await service.exited;
+const alive: boolean = service.running() || service.kill('SIGKILL');
 await service.stop();
+await startLocalService({
+  db: ':memory:',
+  binary: '/opt/loyalty_service',
+  args: ['--access-log', 'off'],
+  wrapper: ['unshare', '-m'],
+  onStderr: (chunk: string) => console.error(chunk),
+});
 await startLocalService({ fixture: './fixture.json', now: new Date() });
 await startLocalService();
 const binary: string = serviceBinaryPath();
@@ -26,7 +36,9 @@ if (failure instanceof ServiceBinaryError) {
   const code: 'LQ_NO_SERVICE_BINARY' = failure.code;
   console.log(code);
 }
-console.log(url, pid, binary);
+console.log(url, pid, binary, exit.code, exit.signal, alive);
 
 // @ts-expect-error: mode is sandbox or production
 await startLocalService({ mode: 'staging' });
+// @ts-expect-error: a wrapper names at least its command
+await startLocalService({ wrapper: [] });

@@ -1,0 +1,88 @@
+// The /api reverse proxy: a request under /api/ goes to the local service as it came (its
+// end-to-end headers, its body streamed), and the answer comes back uncached. Only the configured
+// origin is ever reached; a stopped or unreachable service is a 503 JSON answer.
+import http from 'node:http';
+
+import { sendJson } from './json_answer.mjs';
+
+// Headers that belong to one connection and must not be forwarded by a proxy (RFC 9110 7.6.1).
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+]);
+
+/** Headers without the hop-by-hop ones, including those the Connection header names. */
+export function endToEndHeaders(headers) {
+  const named = new Set(HOP_BY_HOP);
+  for (const token of String(headers.connection ?? '').split(',')) {
+    if (token.trim() !== '') named.add(token.trim().toLowerCase());
+  }
+  const out = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!named.has(name.toLowerCase())) out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * Forwards `request` (its target already parsed into { pathname, search }) to `upstream`, the
+ * service's base URL, or answers 503 when it is null (the service is stopped).
+ */
+export function proxy(request, response, upstream, { pathname, search }) {
+  if (upstream === null) {
+    sendJson(response, 503, { code: 503, message: 'the loyalty service is not running' });
+    return;
+  }
+  // Built from the configured origin plus the path and query: never from the raw target, so no
+  // request can reach another host or port.
+  let target;
+  try {
+    target = new URL(`${new URL(upstream).origin}${pathname}${search}`);
+  } catch {
+    sendJson(response, 400, { code: 400, message: 'the request target is not a valid path' });
+    return;
+  }
+  if (target.origin !== new URL(upstream).origin || !target.pathname.startsWith('/api/')) {
+    sendJson(response, 400, { code: 400, message: 'only /api/... paths are forwarded' });
+    return;
+  }
+  const headers = endToEndHeaders(request.headers);
+  let outgoing;
+  try {
+    outgoing = http.request(
+      target,
+      { method: request.method, headers, timeout: 30_000 },
+      (answer) => {
+        const back = endToEndHeaders(answer.headers);
+        back['cache-control'] = 'no-store';
+        response.writeHead(answer.statusCode ?? 502, back);
+        answer.on('error', () => response.destroy());
+        answer.pipe(response);
+      },
+    );
+  } catch (e) {
+    sendJson(response, 400, { code: 400, message: `the request cannot be forwarded (${e.code ?? e.message})` });
+    return;
+  }
+  outgoing.on('timeout', () => outgoing.destroy(new Error('the loyalty service timed out')));
+  outgoing.on('error', (e) => {
+    if (!response.headersSent) {
+      sendJson(response, 503, {
+        code: 503,
+        message: `the loyalty service is not reachable (${e.code ?? e.message})`,
+      });
+    } else {
+      response.destroy();
+    }
+  });
+  request.on('error', () => outgoing.destroy());
+  request.pipe(outgoing);
+}
