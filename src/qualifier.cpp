@@ -1,8 +1,7 @@
 #include "qualifier.hpp"
 
 #include "model/basket_context.hpp"
-#include "rules/discount.hpp"
-#include "rules/eligibility.hpp"
+#include "rules/evaluate_offer.hpp"
 #include "rules/explain.hpp"
 
 namespace lq {
@@ -56,10 +55,10 @@ result<basket_check> qualifier::check_basket(const basket_request& request, inst
   for (uint32_t global = 0; global < snap.offer_count(); ++global) {
     const offer& item = snap.offer_at(global);
     if (item.kind != wanted->kind || item.id != wanted->id) continue;
-    const discount_outcome discount = discount_of(item, global, request, context);
+    const offer_evaluation evaluation = evaluate_offer(item, global, request, context, nullptr);
     check.offer.found = true;
-    check.offer.qualifies = passes_rules(item, request, context, nullptr) && !discount.zero_reason;
-    check.offer.discount_cents = discount.cents;
+    check.offer.qualifies = evaluation.qualifies;
+    check.offer.discount_cents = evaluation.discount_cents;
     check.offer.points = item.points;
     check.offer.points_experience_id = item.points_experience_id;
     break;

@@ -6,6 +6,7 @@
 
 #include "json/json_fields.hpp"
 #include "json/json_reader.hpp"
+#include "model/offer_order.hpp"
 #include "model/snapshot.hpp"
 #include "render/render.hpp"
 #include "rules/discount.hpp"
