@@ -1,8 +1,7 @@
 #include "qualifier.hpp"
 
-#include "model/basket_context.hpp"
-#include "rules/discount.hpp"
-#include "rules/eligibility.hpp"
+#include "model/request.hpp"
+#include "render/render.hpp"
 #include "rules/explain.hpp"
 
 namespace lq {
@@ -41,30 +40,6 @@ result<std::string> qualifier::explain_json(std::string_view request_json, insta
 std::string qualifier::entities_json() const {
   return snapshot_ ? render_entities(*snapshot_)
                    : std::string("{\"rewards\":[],\"points_products\":[]}");
-}
-
-result<basket_check> qualifier::check_basket(const basket_request& request, instant now,
-                                             const std::optional<offer_ref>& wanted) const {
-  if (!snapshot_) return kNoSnapshot;
-  const snapshot& snap = *snapshot_;
-  const basket_context& context = resolve_basket(snap, request, now);
-  basket_check check;
-  check.order_time = context.order_time;
-  check.base = context.base;
-  if (context.place) check.location_id = context.place->id;
-  if (!wanted) return check;
-  for (uint32_t global = 0; global < snap.offer_count(); ++global) {
-    const offer& item = snap.offer_at(global);
-    if (item.kind != wanted->kind || item.id != wanted->id) continue;
-    const discount_outcome discount = discount_of(item, global, request, context);
-    check.offer.found = true;
-    check.offer.qualifies = passes_rules(item, request, context, nullptr) && !discount.zero_reason;
-    check.offer.discount_cents = discount.cents;
-    check.offer.points = item.points;
-    check.offer.points_experience_id = item.points_experience_id;
-    break;
-  }
-  return check;
 }
 
 }  // namespace lq

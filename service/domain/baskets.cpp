@@ -3,7 +3,9 @@
 #include <optional>
 #include <utility>
 
+#include "domain/basket_check.hpp"
 #include "domain/purchase_ledger.hpp"
+#include "json/json_writer.hpp"
 #include "qualifier.hpp"
 
 namespace lq::service {
@@ -191,7 +193,7 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
   const std::string now_text = format_rfc3339(now);
   const bool selects = fields->state != "voided" && fields->selected;
   result<basket_check> check =
-      engine.check_basket(*request, now, selects ? fields->selected : std::nullopt);
+      check_basket(engine, *request, now, selects ? fields->selected : std::nullopt);
   if (!check) return check.err();
   const bool unsellable = selects && unredeemable(engine, *fields->selected);
 

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "domain/account_cache.hpp"
+#include "domain/basket_check.hpp"
 #include "domain/open_baskets.hpp"
 #include "domain/order_window.hpp"
 #include "domain/service_clock.hpp"

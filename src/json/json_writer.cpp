@@ -43,4 +43,13 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
 }
 
+void append_json_string_array(std::string& out, const std::vector<std::string>& values) {
+  out += '[';
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    append_json_string(out, values[i]);
+  }
+  out += ']';
+}
+
 }  // namespace lq

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/decimal.hpp"
@@ -27,6 +28,9 @@ enum class discount_rule : uint8_t {
   unsupported,
   unknown  // the record says its discount is not known (`discount_unknown`): left to the service
 };
+
+/// The rule of a record's `type` and, for `item`, `item_kind`; `unsupported` for any other.
+discount_rule discount_rule_of(std::string_view type, std::string_view item_kind);
 
 /// A local-time window: days bit 0 = Sunday .. bit 6 = Saturday; minutes after local midnight.
 struct time_window {

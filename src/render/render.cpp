@@ -116,15 +116,6 @@ std::string reason_message(const reason& why) {
   return out;
 }
 
-void append_string_array(std::string& out, const std::vector<std::string>& values) {
-  out += '[';
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i) out += ',';
-    append_json_string(out, values[i]);
-  }
-  out += ']';
-}
-
 void append_optional_decimal(std::string& out, const std::optional<decimal>& value) {
   if (value) {
     out += '"' + format_decimal(*value) + '"';
@@ -225,38 +216,6 @@ std::string render_error(const error& e) {
   return out;
 }
 
-std::string render_entity(const offer& item, const entity_text& text) {
-  const bool reward = item.kind == offer_kind::reward;
-  std::string out = "{\"id\":";
-  append_json_string(out, item.id);
-  if (!reward) out += ",\"points\":" + text.points_json;
-  out += ",\"value\":" + text.value_json;
-  out += ",\"minimum\":" + text.minimum_json;
-  out += ",\"maximum\":" + text.maximum_json;
-  out += ",\"label\":";
-  append_json_string(out, text.label);
-  out += ",\"state\":";
-  append_json_string(out, text.state);
-  out += ",\"type\":";
-  append_json_string(out, text.type);
-  out += ",\"products\":";
-  append_string_array(out, text.products);
-  out += ",\"fine_print\":";
-  append_json_string(out, text.fine_print);
-  if (reward) {
-    out += ",\"retire_at\":";
-    if (text.retire_at) {
-      append_json_string(out, *text.retire_at);
-    } else {
-      out += "null";
-    }
-  }
-  out += ",\"restriction_location_ids\":";
-  append_string_array(out, item.restriction_location_ids);
-  out += '}';
-  return out;
-}
-
 std::string render_request(const basket_request& request) {
   std::string out = "{\"redemption_venue\":";
   out += request.redemption_venue == venue::instore ? "\"instore\"" : "\"online\"";
@@ -290,7 +249,7 @@ std::string render_request(const basket_request& request) {
     append_optional_decimal(out, item.price);
     out += ",\"quantity\":" + std::to_string(item.quantity);
     out += ",\"categories\":";
-    append_string_array(out, item.categories);
+    append_json_string_array(out, item.categories);
     out += ",\"modifiers\":[";
     for (size_t m = 0; m < item.modifiers.size(); ++m) {
       if (m) out += ',';

@@ -1,10 +1,9 @@
-// All JSON the engine writes: offer entities (API spec 2.3 / 2.4), the qualifying set, the
-// explanation, error bodies and the canonical text of a validated request.
+// All JSON the engine writes per call: the qualifying set and every offer (from the entities
+// rendered at load, model/offer_entity.hpp), the explanation, error bodies and the canonical text
+// of a validated request.
 #pragma once
 
-#include <optional>
 #include <string>
-#include <vector>
 
 #include "base/result.hpp"
 #include "model/offer.hpp"
@@ -15,24 +14,6 @@
 #include "rules/qualify.hpp"
 
 namespace lq {
-
-/// An offer record's fields as the entity echoes them: the JSON text of each number as stored
-/// (or its default), the strings as read.
-struct entity_text {
-  std::string value_json = "0";
-  std::string minimum_json = "null";
-  std::string maximum_json = "null";
-  std::string points_json = "0";  // points products only
-  std::string label;
-  std::string state = "redeemable";
-  std::string type;
-  std::string fine_print;
-  std::vector<std::string> products;
-  std::optional<std::string> retire_at;  // rewards only
-};
-
-/// The entity of `item` (rendered once, at load).
-std::string render_entity(const offer& item, const entity_text& text);
 
 /// `{"rewards":[...],"points_products":[...]}` from the pre-rendered entities.
 std::string render_qualify(const snapshot& snap, const qualify_result& result);

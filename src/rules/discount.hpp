@@ -1,10 +1,8 @@
-// Contract 3.3 (rule 9): what an offer takes off a basket, and the discount rule an offer's
-// `type` / `item_kind` fold into.
+// Contract 3.3 (rule 9): what an offer takes off a basket.
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <string_view>
 
 #include "model/basket_context.hpp"
 #include "model/offer.hpp"
@@ -21,8 +19,5 @@ struct discount_outcome {
 /// The discount of `item` (global number `global`) on the basket, rounded to cents.
 discount_outcome discount_of(const offer& item, uint32_t global, const basket_request& request,
                              const basket_context& context);
-
-/// The rule of a record's `type` and, for `item`, `item_kind`; `unsupported` for any other.
-discount_rule discount_rule_of(std::string_view type, std::string_view item_kind);
 
 }  // namespace lq

@@ -1,20 +1,10 @@
 #include "rules/explain.hpp"
 
 #include "model/basket_context.hpp"
-#include "rules/discount.hpp"
-#include "rules/eligibility.hpp"
+#include "model/offer_order.hpp"
+#include "rules/evaluate_offer.hpp"
 
 namespace lq {
-
-bool expires_before(const offer& a, const offer& b) {
-  if (a.retire_at.has_value() != b.retire_at.has_value()) return a.retire_at.has_value();
-  if (a.retire_at && *a.retire_at != *b.retire_at) return *a.retire_at < *b.retire_at;
-  return a.id < b.id;
-}
-
-bool costs_fewer_points(const offer& a, const offer& b) {
-  return a.points != b.points ? a.points < b.points : a.id < b.id;
-}
 
 explain_result explain(const snapshot& snap, const basket_request& request, instant now) {
   explain_result result;
@@ -27,11 +17,10 @@ explain_result explain(const snapshot& snap, const basket_request& request, inst
     explanation entry;
     entry.kind = item.kind;
     entry.index = global < reward_count ? global : global - reward_count;
-    const bool rules_pass = passes_rules(item, request, context, &entry.reasons);
-    const discount_outcome discount = discount_of(item, global, request, context);
-    entry.discount_cents = discount.cents;
-    if (discount.zero_reason) entry.reasons.push_back({*discount.zero_reason, {}, {}});
-    entry.qualifies = rules_pass && !discount.zero_reason;
+    const offer_evaluation evaluation =
+        evaluate_offer(item, global, request, context, &entry.reasons);
+    entry.qualifies = evaluation.qualifies;
+    entry.discount_cents = evaluation.discount_cents;
     if (entry.qualifies) {
       // Largest discount; ties: the offer order.
       const bool better = !best ||

@@ -1,6 +1,5 @@
 // The explanation (contract section 4): every offer with its discount and every failing rule,
-// and the best offer. Owns the offer order: the order rewards are listed in, which also breaks
-// ties for the best offer.
+// and the best offer: the largest discount, ties broken by the offer order (model/offer_order.hpp).
 #pragma once
 
 #include <cstdint>
@@ -30,12 +29,5 @@ struct explain_result {
 
 /// Every offer with its discount and every failing rule.
 explain_result explain(const snapshot& snap, const basket_request& request, instant now);
-
-/// The offer order: earliest retire_at first (none last), then id. Rewards are listed in it,
-/// and among offers of equal discount the best is the first in it.
-bool expires_before(const offer& a, const offer& b);
-
-/// The order points products are listed in: fewest points first, then id.
-bool costs_fewer_points(const offer& a, const offer& b);
 
 }  // namespace lq

@@ -1,8 +1,7 @@
 #include "rules/qualify.hpp"
 
 #include "model/basket_context.hpp"
-#include "rules/discount.hpp"
-#include "rules/eligibility.hpp"
+#include "rules/evaluate_offer.hpp"
 
 namespace lq {
 
@@ -12,16 +11,13 @@ qualify_result qualify(const snapshot& snap, const basket_request& request, inst
   if (context.empty) return result;
   const auto reward_count = static_cast<uint32_t>(snap.rewards.size());
   for (uint32_t i = 0; i < reward_count; ++i) {
-    const offer& item = snap.rewards[i];
-    if (passes_rules(item, request, context, nullptr) &&
-        discount_of(item, i, request, context).cents > 0) {
+    if (evaluate_offer(snap.rewards[i], i, request, context, nullptr).qualifies) {
       result.rewards.push_back(i);
     }
   }
   for (uint32_t i = 0; i < snap.points_products.size(); ++i) {
-    const offer& item = snap.points_products[i];
-    if (passes_rules(item, request, context, nullptr) &&
-        discount_of(item, reward_count + i, request, context).cents > 0) {
+    if (evaluate_offer(snap.points_products[i], reward_count + i, request, context, nullptr)
+            .qualifies) {
       result.points_products.push_back(i);
     }
   }
