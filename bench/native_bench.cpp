@@ -26,6 +26,8 @@
 #include <vector>
 
 #include "qualifier.hpp"
+#include "render/render.hpp"
+#include "rules/explain.hpp"
 
 namespace {
 

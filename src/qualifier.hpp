@@ -12,9 +12,6 @@
 #include "base/result.hpp"
 #include "model/snapshot.hpp"
 #include "rules/qualify.hpp"
-// Not needed by a declaration here: wasm/bindings.cpp calls parse_request, explain and
-// render_explain through this header; drop it once bindings.cpp includes render/render.hpp.
-#include "render/render.hpp"  // IWYU pragma: keep
 
 namespace lq {
 

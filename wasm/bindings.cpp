@@ -10,7 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "model/request.hpp"
 #include "qualifier.hpp"
+#include "rules/explain.hpp"
 #include "wire.hpp"
 
 namespace {

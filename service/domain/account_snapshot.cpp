@@ -9,6 +9,9 @@
 #include "domain/service_clock.hpp"
 #include "http/json_body.hpp"
 #include "http/query_filters.hpp"
+#include "model/reason.hpp"
+#include "render/render.hpp"
+#include "rules/explain.hpp"
 
 namespace lq::service {
 

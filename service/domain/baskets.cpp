@@ -7,6 +7,7 @@
 #include "domain/purchase_ledger.hpp"
 #include "json/json_writer.hpp"
 #include "qualifier.hpp"
+#include "render/render.hpp"
 
 namespace lq::service {
 

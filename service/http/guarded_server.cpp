@@ -18,6 +18,7 @@
 
 #include "http/access_log.hpp"
 #include "qualifier.hpp"
+#include "render/render.hpp"
 
 namespace lq::service {
 

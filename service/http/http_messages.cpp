@@ -1,6 +1,7 @@
 #include "http/http_messages.hpp"
 
 #include "qualifier.hpp"
+#include "render/render.hpp"
 
 namespace lq::service {
 

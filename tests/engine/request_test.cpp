@@ -11,6 +11,7 @@
 #include "base/instant.hpp"
 #include "model/request.hpp"
 #include "qualifier.hpp"
+#include "render/render.hpp"
 
 namespace {
 

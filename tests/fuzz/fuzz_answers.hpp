@@ -13,6 +13,7 @@
 #include "base/decimal.hpp"
 #include "fuzz_check.hpp"
 #include "qualifier.hpp"
+#include "render/render.hpp"
 
 namespace lq_fuzz {
 
