@@ -41,6 +41,7 @@ const PRECACHE = [
   '../../web/clients/outbox_lock.js',
   '../../web/clients/order_checkout.js',
   '../../web/clients/sha256_hex.js',
+  '../../web/clients/json_equality.js',
   '../../web/clients/retry_backoff.js',
   '../../web/dist/loyalty_qualifier.mjs',
   '../../web/dist/loyalty_qualifier.wasm',

@@ -12,6 +12,7 @@ import { OrderCheckout, offlinePolicy, ownerOfSnapshot } from './order_checkout.
 import { RetryBackoff } from './retry_backoff.js';
 import { snapshotFromAccount } from '../account/snapshot_from_account.js';
 import { sha256Hex } from './sha256_hex.js';
+import { sameJson } from './json_equality.js';
 
 const DEFAULT_MAX_AGE_MS = 15 * 60_000;
 const DEFAULT_MAX_STALE_MS = 7 * 24 * 60 * 60_000;
@@ -28,17 +29,6 @@ export function describeAge(ms) {
   if (hours > 0) parts.push(`${hours} h`);
   if (minutes % 60 > 0 && days === 0) parts.push(`${minutes % 60} min`);
   return parts.join(' ');
-}
-
-// Deep equality of JSON values; object key order does not matter, array order does.
-function sameJson(a, b) {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === b.length && a.every((value, i) => sameJson(value, b[i]));
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameJson(a[key], b[key]));
 }
 
 // The account-read options (LoyaltyClient.account) of a 'loyalty-api' context: its location and

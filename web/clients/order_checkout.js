@@ -14,6 +14,7 @@ import { centsOf, decimalOfCents } from '../account/money_text.js';
 import { QualifyError } from '../engine/qualify_error.js';
 import { LoyaltyClient, isServiceUnavailable, wasNotSent } from './loyalty_client.js';
 import { RetryBackoff } from './retry_backoff.js';
+import { sameJson } from './json_equality.js';
 import { sha256Hex } from './sha256_hex.js';
 
 const MAX_BASKET_ID_BYTES = 200;
@@ -126,17 +127,6 @@ const isUnresolved = (order) => order.owner === UNRESOLVED_OWNER;
 const keyOf = (order) => JSON.stringify([order.owner, order.basketId]);
 const sameCredentials = (a, b) =>
   a != null && b != null && a.baseUrl === b.baseUrl && a.merchantKey === b.merchantKey && a.accessToken === b.accessToken;
-
-// Deep equality of JSON values; object key order does not matter, array order does.
-function sameJson(a, b) {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === b.length && a.every((value, i) => sameJson(value, b[i]));
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
-}
 
 // The qualifying body of an order as checkout() was given it.
 function requestOf(order) {
@@ -369,14 +359,7 @@ export class OrderCheckout {
     const orders = await this.#outbox.list();
     if (all) return orders;
     const me = await this.#identify();
-    let credentials = null;
-    if (typeof this.#client.credentials === 'function') {
-      try {
-        credentials = await this.#client.credentials();
-      } catch {
-        credentials = null;
-      }
-    }
+    const credentials = await this.#clientCredentials();
     return orders.filter((order) => this.#isMine(order, me, credentials));
   }
 
@@ -425,17 +408,20 @@ export class OrderCheckout {
   // Orders not owned yet (unresolved, or of the previous layout) that are this guest's become
   // theirs: put under the owner, then removed under the old key (a crash between leaves both;
   // the next listing removes the old one).
+  // The on-screen client's credentials now, or null (a client without them, or a token that fails).
+  async #clientCredentials() {
+    if (typeof this.#client.credentials !== 'function') return null;
+    try {
+      return await this.#client.credentials();
+    } catch {
+      return null;
+    }
+  }
+
   async #adopt(orders) {
     const me = this.#knownOwner();
     if (me === null) return orders;
-    let credentials = null;
-    if (typeof this.#client.credentials === 'function') {
-      try {
-        credentials = await this.#client.credentials();
-      } catch {
-        credentials = null;
-      }
-    }
+    const credentials = await this.#clientCredentials();
     const owned = new Set(orders.filter((o) => !isLegacy(o) && !isUnresolved(o)).map(keyOf));
     const result = [];
     for (const order of orders) {
