@@ -5,12 +5,12 @@
 // page in Chromium (tests/browser/) and the types (tsc --noEmit).
 // Exits non-zero when any step fails.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 import { buildNative, buildWasm } from './build.mjs';
+import { ensureNpmPackages, ensureSystemPackages } from './ensure-installed.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const results = [];
@@ -41,19 +41,8 @@ function skip(name, why) {
   results.push({ name, ok: false });
 }
 
-const systemReady = step('system packages', () => run('bash', ['scripts/ensure-system.sh']));
-const npmReady = step('npm packages', () => {
-  const needed = [
-    'node_modules/typescript/bin/tsc',
-    'node_modules/playwright-core/package.json',
-    'node_modules/esbuild/package.json',
-    'node_modules/vite/package.json',
-    'node_modules/jsdom/package.json',
-  ];
-  if (!needed.every((file) => existsSync(path.join(root, file)))) {
-    run('npm', ['ci', '--no-audit', '--no-fund']);
-  }
-});
+const systemReady = step('system packages', () => ensureSystemPackages(run));
+const npmReady = step('npm packages', () => ensureNpmPackages(run));
 
 step('import cycles in web/ and kiosk/ (scripts/check-imports.mjs)', () => {
   run(process.execPath, ['scripts/check-imports.mjs', 'web']);

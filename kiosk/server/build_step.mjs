@@ -1,4 +1,4 @@
-// What `npm start` builds before it serves: the system packages, the wasm module (web/dist) when
+// What `npm start` installs and builds before it serves: the system and npm packages, the wasm module (web/dist) when
 // missing or stale, and the local service (build/native) when stale. Build output goes to stderr:
 // stdout carries only the page URL.
 import { spawnSync } from 'node:child_process';
@@ -6,6 +6,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 
+import { ensureNpmPackages, ensureSystemPackages } from '../../scripts/ensure-installed.mjs';
 import { log } from './kiosk_log.mjs';
 import { root } from './repository_root.mjs';
 
@@ -41,9 +42,13 @@ function runToStderr(command, args) {
     throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
 }
 
-/** Installs missing system packages and builds the wasm module when missing or stale. */
+/**
+ * Installs what is missing as `npm test` does (system packages, then npm packages: the build needs
+ * esbuild) and builds the wasm module when missing or stale.
+ */
 export function buildWhatIsMissing() {
-  runToStderr('bash', ['scripts/ensure-system.sh']);
+  ensureSystemPackages(runToStderr);
+  ensureNpmPackages(runToStderr);
   if (wasmIsStale()) {
     log('building the wasm module (web/dist)');
     runToStderr(process.execPath, ['scripts/build.mjs', '--only', 'wasm']);

@@ -1,5 +1,5 @@
-// `npm start`: the kiosk demo. Builds what is missing (system packages, the wasm module, the
-// service), starts the local service with the demo fixture on 127.0.0.1, serves kiosk/page/ and web/
+// `npm start`: the kiosk demo. Installs and builds what is missing (system and npm packages, the
+// wasm module, the service), starts the local service with the demo fixture on 127.0.0.1, serves kiosk/page/ and web/
 // statically at their repository paths (/kiosk/page/, /web/: the page imports the package by
 // relative URLs that are also its relative file paths)
 // with /api/* proxied to the service (one origin, so no CORS), and prints the page URL as the
