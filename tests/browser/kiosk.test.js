@@ -106,9 +106,24 @@ function rawGet(rawPath) {
   });
 }
 
+// The kiosk server answers /api with its outage 503 while the service is stopped: a request that
+// passed the page's health check just before a `stop` gets it, and Chromium logs that as a console
+// error. Such answers are recognised by their body (the kiosk server's own message), and only a
+// console 503 for a URL that got one is excused in the last test.
+const OUTAGE_MESSAGE = /^the loyalty service is not (running|reachable)/;
+const outageAnswers = new Set();
+
 function watch(target, label) {
+  target.on('response', async (response) => {
+    if (response.status() !== 503 || !new URL(response.url()).pathname.startsWith('/api/')) return;
+    try {
+      if (OUTAGE_MESSAGE.test((await response.json())?.message ?? '')) outageAnswers.add(response.url());
+    } catch {
+      // no JSON body: not the kiosk server's outage answer
+    }
+  });
   target.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(`${label} console: ${message.text()}`);
+    if (message.type() === 'error') consoleErrors.push(`${label} console: ${message.text()} @ ${message.location().url}`);
   });
   target.on('pageerror', (error) => consoleErrors.push(`${label} page error: ${error.message}`));
 }
@@ -730,5 +745,6 @@ test('the second site: its only console errors are the outage\'s 503s and the re
 });
 
 test('no console errors or page errors on any page', () => {
-  assert.deepEqual(consoleErrors, []);
+  const outage = (e) => /status of 503 .* @ (.*)$/.test(e) && outageAnswers.has(e.replace(/^.* @ /, ''));
+  assert.deepEqual(consoleErrors.filter((e) => !outage(e)), []);
 });
