@@ -88,6 +88,19 @@ async function staleness(fs, path, staleMs, host) {
  * (`path`.break) and look again once they hold it, so a lock that a breaker just took over is
  * never removed by another that judged its predecessor stale.
  */
+// Removes the lock directory at `path`: renamed aside first (`path.<suffix>`), so that a new lock can
+// be taken at once, then deleted; nothing to do when it is gone already.
+async function removeLock(fs, path, suffix) {
+  const remains = `${path}.${suffix}`;
+  try {
+    await fs.rename(path, remains);
+  } catch (e) {
+    if (e.code === 'ENOENT') return;
+    throw e;
+  }
+  await fs.rm(remains, { recursive: true, force: true });
+}
+
 async function breakStale(fs, path, staleMs, host, unique) {
   const breaker = `${path}.break`;
   try {
@@ -101,14 +114,7 @@ async function breakStale(fs, path, staleMs, host, unique) {
   }
   try {
     if ((await staleness(fs, path, staleMs, host)) === null) return;
-    const remains = `${path}.${unique()}.stale`;
-    try {
-      await fs.rename(path, remains);
-    } catch (e) {
-      if (e.code === 'ENOENT') return;
-      throw e;
-    }
-    await fs.rm(remains, { recursive: true, force: true });
+    await removeLock(fs, path, `${unique()}.stale`);
   } finally {
     await fs.rm(breaker, { recursive: true, force: true });
   }
@@ -162,14 +168,7 @@ async function acquire(path, parent, staleMs) {
       current = null;
     }
     if (current?.token !== token) return; // taken over meanwhile (this process stalled past staleMs)
-    const remains = `${path}.${unique()}.released`;
-    try {
-      await fs.rename(path, remains);
-    } catch (e) {
-      if (e.code === 'ENOENT') return;
-      throw e;
-    }
-    await fs.rm(remains, { recursive: true, force: true });
+    await removeLock(fs, path, `${unique()}.released`);
   };
 }
 
