@@ -8,7 +8,6 @@
 #include "base/tzif.hpp"
 #include "domain/service_clock.hpp"
 #include "http/json_body.hpp"
-#include "http/query_filters.hpp"
 #include "model/reason.hpp"
 #include "render/render.hpp"
 #include "rules/explain.hpp"
@@ -89,15 +88,6 @@ std::optional<std::string> build_account_snapshot(store& db, const std::string& 
   snapshot["email"] = nullptr;
   snapshot["points_balances"] = std::move(points);
   return snapshot.dump();
-}
-
-account_read_query account_read_query_of(const httplib::Params& params) {
-  account_read_query query;
-  query.location_uid = scalar_param(params, "location_uid");
-  query.location_id = scalar_param(params, "location_id");
-  query.redemption_venue = scalar_param(params, "redemption_venue");
-  query.reward_states = array_filter(params, "reward_states");
-  return query;
 }
 
 namespace {

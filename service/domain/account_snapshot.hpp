@@ -8,8 +8,6 @@
 #include <string>
 #include <vector>
 
-#include <httplib.h>
-
 #include "qualifier.hpp"
 #include "store/store.hpp"
 
@@ -22,8 +20,8 @@ namespace lq::service {
 std::optional<std::string> build_account_snapshot(store& db, const std::string& user_id,
                                                   instant generated_at);
 
-/// The account read's query parameters (vendor docs; arrays in the bracket convention of API
-/// spec 4.5). Without any of them the body is the whole snapshot.
+/// The account read's query parameters (read from the URL by http/query_filters). Without any
+/// of them the body is the whole snapshot.
 struct account_read_query {
   std::optional<std::string> location_uid;
   std::optional<std::string> location_id;  // a location's hashid
@@ -32,8 +30,6 @@ struct account_read_query {
 
   bool narrows() const { return location_uid || location_id || redemption_venue || reward_states; }
 };
-
-account_read_query account_read_query_of(const httplib::Params& params);
 
 /// The account body narrowed as the loyalty service's account read is: only the rewards in one
 /// of `reward_states` (default redeemable) and the rewards and points products usable `now` at

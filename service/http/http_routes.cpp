@@ -6,11 +6,12 @@
 #include <string>
 #include <string_view>
 
-#include "domain/account_etag.hpp"
 #include "domain/account_snapshot.hpp"
 #include "http/access_log.hpp"
+#include "http/conditional_get.hpp"
 #include "http/http_messages.hpp"
 #include "http/json_body.hpp"
+#include "http/query_filters.hpp"
 #include "http/sandbox_routes.hpp"
 #include "qualifier.hpp"
 #include "store/sqlite.hpp"

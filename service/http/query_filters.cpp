@@ -23,4 +23,13 @@ std::optional<std::string> scalar_param(const httplib::Params& params, const std
   return found;
 }
 
+account_read_query account_read_query_of(const httplib::Params& params) {
+  account_read_query query;
+  query.location_uid = scalar_param(params, "location_uid");
+  query.location_id = scalar_param(params, "location_id");
+  query.redemption_venue = scalar_param(params, "redemption_venue");
+  query.reward_states = array_filter(params, "reward_states");
+  return query;
+}
+
 }  // namespace lq::service

@@ -9,6 +9,8 @@
 
 #include <httplib.h>
 
+#include "domain/account_snapshot.hpp"
+
 namespace lq::service {
 
 /// The values of the array filter `name`: every `name[]` value and every plain `name` value
@@ -18,5 +20,9 @@ std::optional<std::vector<std::string>> array_filter(const httplib::Params& para
 
 /// The value of a scalar parameter (the last one when repeated); nullopt when absent.
 std::optional<std::string> scalar_param(const httplib::Params& params, const std::string& name);
+
+/// The account read's query (GET /api/account): location_uid, location_id, redemption_venue and
+/// the array filter reward_states.
+account_read_query account_read_query_of(const httplib::Params& params);
 
 }  // namespace lq::service
