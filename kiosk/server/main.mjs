@@ -99,7 +99,7 @@ async function main(argv) {
     }, QUIT_DEADLINE_MS).unref();
     if (server.listening) {
       server.close();
-      server.closeAllConnections();
+      server.closeAllConnections?.();
     }
     await supervisor.quit();
     done(code);

@@ -105,7 +105,8 @@ export function createKioskServer({ siteRoot = root, upstream, allowedHosts = []
   );
   // The names it answers for follow the address it listens on.
   server.on('listening', () => {
-    hosts = createHostAllowlist(server.address().address, allowedHosts);
+    const bound = server.address();
+    hosts = createHostAllowlist(typeof bound === 'object' && bound !== null ? bound.address : 'localhost', allowedHosts);
   });
   capConnectionsPerPeer(server);
   // Slow or stalled clients: a request's head must arrive in 10 s, the whole request in 15 s.
