@@ -1,6 +1,8 @@
 // The /api reverse proxy: a request under /api/ goes to the local service as it came (its
-// end-to-end headers, its body streamed), and the answer comes back uncached. Only the configured
-// origin is ever reached; a stopped or unreachable service is a 503 JSON answer.
+// end-to-end headers, its body), and the answer comes back uncached. Only the configured origin is
+// ever reached; a stopped or unreachable service is a 503 JSON answer. The body is received whole
+// before the service is asked (at most MAX_BODY_BYTES, as the service itself takes), so that a
+// slow upload holds a connection of the kiosk server only, never one of the service's.
 import http from 'node:http';
 
 import { sendJson } from './json_answer.mjs';
@@ -18,6 +20,11 @@ const HOP_BY_HOP = new Set([
   'upgrade',
   'host',
 ]);
+
+/** The largest request body forwarded: the service's own limit (service/http/json_body.hpp). */
+export const MAX_BODY_BYTES = 1 << 20;
+/** How long the service may take to answer. */
+const UPSTREAM_TIMEOUT_MS = 30_000;
 
 /** Headers without the hop-by-hop ones, including those the Connection header names. */
 export function endToEndHeaders(headers) {
@@ -54,12 +61,56 @@ export function proxy(request, response, upstream, { pathname, search }) {
     sendJson(response, 400, { code: 400, message: 'only /api/... paths are forwarded' });
     return;
   }
+  receiveBody(request, response, (body) => forward(request, response, target, body));
+}
+
+function tooLarge(response) {
+  sendJson(
+    response,
+    413,
+    { code: 413, message: `the request body is larger than ${MAX_BODY_BYTES} bytes` },
+    { connection: 'close' },
+  );
+}
+
+/** Calls then(body) once the request body has arrived whole; answers 413 past MAX_BODY_BYTES. */
+function receiveBody(request, response, then) {
+  if (Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+    tooLarge(response);
+    return;
+  }
+  const chunks = [];
+  let size = 0;
+  let refused = false;
+  request.on('data', (chunk) => {
+    if (refused) return;
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      refused = true;
+      tooLarge(response);
+    } else {
+      chunks.push(chunk);
+    }
+  });
+  request.on('end', () => {
+    if (!refused) then(Buffer.concat(chunks));
+  });
+  // A client gone mid-upload: nothing is forwarded (the server's requestTimeout ends a stalled one).
+  request.on('error', () => {});
+}
+
+function forward(request, response, target, body) {
   const headers = endToEndHeaders(request.headers);
+  // The body is here whole (Node answered any 100-continue): it goes with its exact length.
+  delete headers.expect;
+  if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) {
+    headers['content-length'] = String(body.length);
+  }
   let outgoing;
   try {
     outgoing = http.request(
       target,
-      { method: request.method, headers, timeout: 30_000 },
+      { method: request.method, headers, timeout: UPSTREAM_TIMEOUT_MS },
       (answer) => {
         const back = endToEndHeaders(answer.headers);
         back['cache-control'] = 'no-store';
@@ -83,6 +134,9 @@ export function proxy(request, response, upstream, { pathname, search }) {
       response.destroy();
     }
   });
-  request.on('error', () => outgoing.destroy());
-  request.pipe(outgoing);
+  // The client gone before the answer: the service's answer is not waited for.
+  response.once('close', () => {
+    if (!response.writableFinished) outgoing.destroy();
+  });
+  outgoing.end(body);
 }

@@ -5,7 +5,8 @@
 // with /api/* proxied to the service (one origin, so no CORS), and prints the page URL as the
 // first stdout line. Everything else goes to stderr.
 //
-//   node kiosk/server/main.mjs [--port 8080] [--host 127.0.0.1] [--db build/demo.db] [--reset]
+//   node kiosk/server/main.mjs [--port 8080] [--host 127.0.0.1] [--expose-on-network]
+//                          [--allow-host NAME]... [--db build/demo.db] [--reset]
 //                          [--fixture fixtures/demo.json] [--processing-delay 5] [--now RFC3339]
 //                          [--verbose] [--smoke]
 //
@@ -13,30 +14,48 @@
 // stops (exit 0 when all is well): the quick start, runnable by CI.
 // Type `stop`, `start` or `quit` (then Enter) on stdin to stop or restart the service while the
 // page keeps running (to try the offline mode). SIGINT/SIGTERM stop the service, then exit.
+// A --host that is not a loopback address needs --expose-on-network (else exit 2), and then a
+// warning says that the demo credentials are served to the network.
 //
 // This file wires the parts: command_line.mjs, build_step.mjs (what is built first),
-// supervisor.mjs (the service and the stdin commands), page_server.mjs (static_files.mjs,
-// service_worker.mjs, api_proxy.mjs) and smoke_check.mjs (--smoke).
+// supervisor.mjs (the service and the stdin commands), page_server.mjs (host_allowlist.mjs,
+// peer_limits.mjs, static_files.mjs, service_worker.mjs, api_proxy.mjs) and smoke_check.mjs
+// (--smoke).
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
+import { isLoopback, isWildcard, reachableAddresses } from './bind_address.mjs';
 import { buildWhatIsMissing } from './build_step.mjs';
-import { parseArgs } from './command_line.mjs';
+import { USAGE, UsageError, parseArgs } from './command_line.mjs';
 import { log } from './kiosk_log.mjs';
 import { createKioskServer } from './page_server.mjs';
 import { root } from './repository_root.mjs';
 import { smokeCheck } from './smoke_check.mjs';
 import { createSupervisor, listenForCommands } from './supervisor.mjs';
 
+// A quit ends the service in at most 10 s (SIGTERM, then SIGKILL); past this, the kiosk server
+// exits anyway, so that `quit` and Ctrl+C always end it.
+const QUIT_DEADLINE_MS = 20_000;
+
+/** A URL part for an address: an IPv6 literal in brackets. */
+function urlHost(address) {
+  return address.includes(':') ? `[${address}]` : address;
+}
+
 async function main(argv) {
   let options;
   try {
     options = parseArgs(argv);
   } catch (e) {
-    process.stderr.write(`${e.message}\n`);
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`kiosk: ${e.message}\n${USAGE}\n`);
     return 2;
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
   }
   try {
     buildWhatIsMissing();
@@ -60,14 +79,50 @@ async function main(argv) {
     now: options.now,
     verbose: options.verbose,
   });
+  const server = createKioskServer({ upstream: supervisor.upstream, allowedHosts: options.allowHosts });
+
+  let done;
+  const finished = new Promise((resolve) => {
+    done = resolve;
+  });
+  let stopping = false;
+  async function shutdown(why, code = 0) {
+    if (stopping) {
+      log(`${why}: stopping already (at most ${QUIT_DEADLINE_MS / 1000} s)`);
+      return;
+    }
+    stopping = true;
+    log(`${why}: stopping`);
+    setTimeout(() => {
+      log(`the service did not stop within ${QUIT_DEADLINE_MS / 1000} s: exiting anyway`);
+      process.exit(1);
+    }, QUIT_DEADLINE_MS).unref();
+    if (server.listening) {
+      server.close();
+      server.closeAllConnections?.();
+    }
+    await supervisor.quit();
+    done(code);
+  }
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  // Commands are taken from the first start on: `quit` ends a start that hangs.
+  // Without a terminal (stdin at EOF) the kiosk keeps running until a signal.
+  const commands = options.smoke ? null : listenForCommands(process.stdin, supervisor, () => shutdown('quit'));
+  const end = async (code) => {
+    commands?.close();
+    process.stdin.destroy();
+    return code;
+  };
+
   try {
     await supervisor.start();
   } catch (e) {
     log(e.message);
-    return 1;
+    await shutdown('the service did not start', 1);
   }
+  if (stopping) return end(await finished);
 
-  const server = createKioskServer({ upstream: supervisor.upstream });
   try {
     await new Promise((resolve, reject) => {
       server.once('error', reject);
@@ -75,53 +130,39 @@ async function main(argv) {
     });
   } catch (e) {
     log(`cannot listen on ${options.host}:${options.port}: ${e.message} (try --port 0 for any free port)`);
-    await supervisor.quit();
-    return 1;
+    await shutdown('no page server', 1);
+    return end(await finished);
   }
+  if (stopping) return end(await finished);
   const { port } = server.address();
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const pageUrl = `http://${host}:${port}/kiosk/page/${options.now ? `?now=${encodeURIComponent(options.now)}` : ''}`;
+  // Bound to every address: the printed URL is this machine's own.
+  const local = isWildcard(options.host) ? (options.host.includes(':') ? '::1' : '127.0.0.1') : options.host;
+  const origin = `http://${urlHost(local)}:${port}`;
+  const pageUrl = `${origin}/kiosk/page/${options.now ? `?now=${encodeURIComponent(options.now)}` : ''}`;
   process.stdout.write(`${pageUrl}\n`);
   log(`open ${pageUrl}`);
-  log(`demo data: ${db.startsWith(root + path.sep) ? path.relative(root, db) : db} (npm start -- --reset starts over)`);
-  log('type "stop" or "start" (then Enter) to stop or restart the service; Ctrl+C quits');
-
-  let done;
-  const finished = new Promise((resolve) => {
-    done = resolve;
-  });
-  let stopping = false;
-  async function shutdown(why) {
-    if (stopping) return;
-    stopping = true;
-    log(`${why}: stopping`);
-    server.close();
-    server.closeAllConnections?.();
-    await supervisor.quit();
-    done(0);
+  if (!isLoopback(options.host)) {
+    const addresses = reachableAddresses(options.host).filter((address) => !isLoopback(address) && !isWildcard(address));
+    log(
+      `WARNING: --expose-on-network: the page is served to the network (${addresses.map((a) => `http://${urlHost(a)}:${port}/`).join(', ') || options.host}), ` +
+        "and with it the demo guests' tokens and merchant keys (config.json); anyone who can reach it can bill through /api",
+    );
   }
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  log(`demo data: ${db.startsWith(root + path.sep) ? path.relative(root, db) : db} (npm start -- --reset starts over)`);
+  log('type "stop" or "start" (then Enter) to stop or restart the service; "quit" or Ctrl+C quits');
   // The launcher ends the service should this process exit without a shutdown.
 
   if (options.smoke) {
     let code = 0;
     try {
-      log(`smoke check passed: ${await smokeCheck(`http://${host}:${port}`)}`);
+      log(`smoke check passed: ${await smokeCheck(origin)}`);
     } catch (e) {
       log(`smoke check failed: ${e.message}`);
       code = 1;
     }
-    await shutdown('smoke check done');
-    return code;
+    await shutdown('smoke check done', code);
   }
-
-  const commands = listenForCommands(process.stdin, supervisor, () => shutdown('quit'));
-  // Without a terminal (stdin at EOF) the kiosk keeps running until a signal.
-  const code = await finished;
-  commands.close();
-  process.stdin.destroy();
-  return code;
+  return end(await finished);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,11 +1,14 @@
 // The page server: one origin for the kiosk page, its static files, the /api reverse proxy and the
-// kiosk's health check.
+// kiosk's health check, answered only under the names it is reached by (host_allowlist.mjs) and
+// shared fairly between its clients (peer_limits.mjs).
 import http from 'node:http';
 import path from 'node:path';
 
 import { proxy } from './api_proxy.mjs';
+import { createHostAllowlist } from './host_allowlist.mjs';
 import { sendJson } from './json_answer.mjs';
 import { log } from './kiosk_log.mjs';
+import { capConnectionsPerPeer, createRequestGate, peerOf } from './peer_limits.mjs';
 import { root } from './repository_root.mjs';
 import { serveStatic } from './static_files.mjs';
 
@@ -27,37 +30,87 @@ export function parseTarget(target) {
   return { pathname, search };
 }
 
+/** How long a client may take to send a request's head, and the whole request (body included). */
+export const REQUEST_TIMEOUTS = { headersMs: 10_000, requestMs: 15_000 };
+
+// 421 Misdirected Request (RFC 9110 15.5.20): this server does not answer for that name.
+function refuseHost(response, hostHeader) {
+  const named = hostHeader === undefined ? 'no Host header' : `Host ${JSON.stringify(String(hostHeader).slice(0, 100))}`;
+  sendJson(
+    response,
+    421,
+    {
+      code: 421,
+      message: `${named}: this kiosk server answers only for its own address and localhost (a page of another site cannot read it); start it with --allow-host NAME to add a name`,
+    },
+    { connection: 'close' },
+  );
+}
+
+function refuseBusy(response, refused, gate, peer) {
+  const [status, message] =
+    refused === 'peer'
+      ? [429, `${gate.perPeer} /api requests from ${peer} are in progress already (the most one client may have); retry once one is answered`]
+      : [503, `${gate.inAll} /api requests are in progress already (the most the kiosk server forwards at once); retry shortly`];
+  sendJson(response, status, { code: status, message }, { 'retry-after': '1', connection: 'close' });
+}
+
 /**
  * The page server: SITE_FOLDERS of siteRoot as static files, /api/* proxied to upstream() (a base
  * URL, or null while the service is stopped: 503), and GET /_kiosk/health -> { service: "up" | "down" }, always 200,
- * so that the page can check the service without a failed request in its console.
+ * so that the page can check the service without a failed request in its console. A request
+ * whose Host is not its bound address, `localhost` or one of `allowedHosts` gets 421 before
+ * anything is served.
  */
-export function createKioskServer({ siteRoot = root, upstream }) {
+export function createKioskServer({ siteRoot = root, upstream, allowedHosts = [] }) {
   const resolvedRoot = path.resolve(siteRoot);
-  const server = http.createServer((request, response) => {
-    try {
-      const target = parseTarget(request.url);
-      if (target === null) {
-        sendJson(response, 400, {
-          code: 400,
-          message: 'the request target must be a path (this server is not a proxy)',
-        });
-      } else if (target.pathname === HEALTH_PATH) {
-        sendJson(response, 200, { service: upstream() === null ? 'down' : 'up' });
-      } else if (target.pathname === '/api' || target.pathname.startsWith('/api/')) {
-        proxy(request, response, upstream(), target);
-      } else {
-        serveStatic(request, response, resolvedRoot, target.pathname);
+  const gate = createRequestGate();
+  let hosts = createHostAllowlist('localhost', allowedHosts);
+  const server = http.createServer(
+    // Timeouts are checked every second (Node's default: every 30 s).
+    { connectionsCheckingInterval: 1000 },
+    (request, response) => {
+      try {
+        if (!hosts.allows(request.headers.host)) {
+          refuseHost(response, request.headers.host);
+          return;
+        }
+        const target = parseTarget(request.url);
+        if (target === null) {
+          sendJson(response, 400, {
+            code: 400,
+            message: 'the request target must be a path (this server is not a proxy)',
+          });
+        } else if (target.pathname === HEALTH_PATH) {
+          sendJson(response, 200, { service: upstream() === null ? 'down' : 'up' });
+        } else if (target.pathname === '/api' || target.pathname.startsWith('/api/')) {
+          const peer = peerOf(request.socket);
+          const admitted = gate.enter(peer);
+          if (admitted.refused) {
+            refuseBusy(response, admitted.refused, gate, peer);
+            return;
+          }
+          response.once('close', admitted.release);
+          proxy(request, response, upstream(), target);
+        } else {
+          serveStatic(request, response, resolvedRoot, target.pathname);
+        }
+      } catch (e) {
+        // A defect, not a request's fault; the server keeps running.
+        log(`error on ${JSON.stringify(String(request.url).slice(0, 200))}: ${e.message}`);
+        if (!response.headersSent) sendJson(response, 500, { code: 500, message: 'internal error' });
+        else response.destroy();
       }
-    } catch (e) {
-      // A defect, not a request's fault; the server keeps running.
-      log(`error on ${JSON.stringify(String(request.url).slice(0, 200))}: ${e.message}`);
-      if (!response.headersSent) sendJson(response, 500, { code: 500, message: 'internal error' });
-      else response.destroy();
-    }
+    },
+  );
+  // The names it answers for follow the address it listens on.
+  server.on('listening', () => {
+    const bound = server.address();
+    hosts = createHostAllowlist(typeof bound === 'object' && bound !== null ? bound.address : 'localhost', allowedHosts);
   });
-  // Slow or stalled clients: a request must arrive whole in 30 s (its head in 10 s).
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  capConnectionsPerPeer(server);
+  // Slow or stalled clients: a request's head must arrive in 10 s, the whole request in 15 s.
+  server.headersTimeout = REQUEST_TIMEOUTS.headersMs;
+  server.requestTimeout = REQUEST_TIMEOUTS.requestMs;
   return server;
 }

@@ -1,15 +1,19 @@
 // The kiosk page server (kiosk/server/page_server.mjs) against hostile request targets: it never throws
 // (file-system errors are 400/404), it is not an open proxy (only /api/... paths go to the
 // configured service origin, built from origin + path + query), and hop-by-hop headers are not
-// forwarded in either direction. Real sockets on 127.0.0.1, the real service as upstream.
+// forwarded in either direction. Against hostile clients: a page of another site reaching it under
+// its own name (DNS rebinding) gets nothing, and one client's slow uploads do not starve the
+// others. Real sockets on 127.0.0.1 (and 127.0.0.2 as a second client), the real service as upstream.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
+import { MAX_BODY_BYTES } from '../../kiosk/server/api_proxy.mjs';
 import { createKioskServer, parseTarget } from '../../kiosk/server/page_server.mjs';
+import { PEER_LIMITS } from '../../kiosk/server/peer_limits.mjs';
 import { MEDIA_TYPE, credentialsOf, scratchDir, serviceBinary, startService } from '../service/harness.js';
-import { exchange, requestBytes } from '../service/raw_http.js';
+import { exchange, requestBytes, stalledClient } from '../service/raw_http.js';
 
 const scratch = scratchDir();
 let service;
@@ -19,6 +23,7 @@ let other;
 let otherUrl;
 let otherHits = 0;
 let recorded = null;
+let recordedCount = 0;
 let recorder;
 let recorderUrl;
 
@@ -40,6 +45,7 @@ before(async () => {
   // An upstream that records what the kiosk forwards (for the hop-by-hop checks).
   recorder = http.createServer((req, res) => {
     recorded = { url: req.url, headers: req.headers };
+    recordedCount += 1;
     res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'yes', 'keep-alive': 'timeout=99', 'x-hop': 'drop me', connection: 'x-hop' });
     res.end('{}');
   });
@@ -55,7 +61,7 @@ after(async () => {
   scratch.cleanup();
 });
 
-async function raw(target, fields = [['Host', 'kiosk']], url = kioskUrl) {
+async function raw(target, fields = [['Host', '127.0.0.1']], url = kioskUrl) {
   const answer = await exchange(url, [requestBytes('GET', target, [...fields, ['Connection', 'close']])]);
   assert.equal(answer.responses.length, 1, `${target}: no response (${answer.error?.message ?? 'closed'})`);
   return answer.responses[0];
@@ -114,7 +120,7 @@ test('hop-by-hop headers are dropped both ways; the path and query pass unchange
   const url = await listen(proxyOf);
   try {
     const answer = await exchange(url, [requestBytes('GET', '/api/echo/a%20b?q=1&r=%2F', [
-      ['Host', 'kiosk'],
+      ['Host', 'localhost'],
       ['Authorization', 'Bearer t'],
       ['Connection', 'keep-alive, X-Secret-Hop'],
       ['X-Secret-Hop', '1'],
@@ -145,5 +151,195 @@ test('parseTarget accepts paths only and never throws', () => {
   assert.deepEqual(parseTarget('/api/a?b=c'), { pathname: '/api/a', search: '?b=c' });
   for (const target of ['', '*', '//x/api', 'http://x/api', '/a b', '/a\\b', '/a#b', '/\u0000', undefined, 'x'.repeat(9000)]) {
     assert.equal(parseTarget(target), null, String(target).slice(0, 20));
+  }
+});
+
+async function listenOn(server, host) {
+  await new Promise((resolve) => server.listen(0, host, resolve));
+  return `http://${host.includes(':') ? `[${host}]` : host}:${server.address().port}`;
+}
+
+async function closeServer(server) {
+  server.closeAllConnections?.();
+  await new Promise((resolve) => server.close(resolve));
+}
+
+test('a request naming another host is refused before anything is served (DNS rebinding)', async () => {
+  const hostile = createKioskServer({ upstream: () => recorderUrl });
+  const url = await listenOn(hostile, '127.0.0.1');
+  const { port } = new URL(url);
+  try {
+    const before = recordedCount;
+    // A page of evil.example, its name resolved to 127.0.0.1, asks for the credentials and the API.
+    for (const [target, host] of [
+      ['/kiosk/page/config.json', 'evil.example'],
+      ['/kiosk/page/config.json', `evil.example:${port}`],
+      ['/kiosk/page/config.json', 'kiosk'],
+      ['/api/account', `evil.example:${port}`],
+      ['/_kiosk/health', 'evil.example'],
+      ['/kiosk/page/', '127.0.0.1.evil.example'],
+      ['/kiosk/page/config.json', `[::1]:${port}`], // not the address it is bound to
+    ]) {
+      const answer = await raw(target, [['Host', host]], url);
+      assert.equal(answer.status, 421, `${host} ${target}: ${answer.body}`);
+      assert.equal(answer.headers['content-type'], 'application/json');
+      const body = JSON.parse(answer.body);
+      assert.equal(body.code, 421);
+      assert.ok(body.message.includes(JSON.stringify(host)), body.message);
+      assert.match(body.message, /--allow-host/);
+      assert.doesNotMatch(answer.body, /access_token|merchant_key|at_u1001/);
+    }
+    assert.equal(recordedCount, before, 'a refused /api request reached the service');
+    // Without a Host header (HTTP/1.0): refused too.
+    const bare = await exchange(url, ['GET /kiosk/page/config.json HTTP/1.0\r\n\r\n']);
+    assert.equal(bare.responses[0]?.status, 421, bare.responses[0]?.body);
+    assert.match(JSON.parse(bare.responses[0].body).message, /no Host header/);
+
+    // Its own address, with or without the port, and localhost in any case are answered.
+    for (const host of [`127.0.0.1:${port}`, '127.0.0.1', `localhost:${port}`, 'LocalHost', 'localhost.']) {
+      const answer = await raw('/kiosk/page/config.json', [['Host', host]], url);
+      assert.equal(answer.status, 200, `${host}: ${answer.body}`);
+      assert.ok(JSON.parse(answer.body).guests.length > 0);
+    }
+    assert.equal((await raw('/api/account', [['Host', `localhost:${port}`]], url)).status, 200);
+    assert.equal(recordedCount, before + 1);
+  } finally {
+    await closeServer(hostile);
+  }
+});
+
+test('--allow-host names are answered as well; an IPv6 literal Host matches its bound address', async () => {
+  const named = createKioskServer({ upstream: () => null, allowedHosts: ['kiosk.lan', '[fd00::2]'] });
+  const url = await listenOn(named, '127.0.0.1');
+  try {
+    for (const host of ['kiosk.lan', 'KIOSK.lan:8080', '[fd00::2]:80', '[fd00:0::2]']) {
+      assert.equal((await raw('/kiosk/page/', [['Host', host]], url)).status, 200, host);
+    }
+    for (const host of ['other.lan', 'kiosk.lan.evil.example', '[fd00::3]']) {
+      assert.equal((await raw('/kiosk/page/', [['Host', host]], url)).status, 421, host);
+    }
+  } finally {
+    await closeServer(named);
+  }
+  const v6 = createKioskServer({ upstream: () => null });
+  await new Promise((resolve) => v6.listen(0, '::1', resolve));
+  const { port } = v6.address();
+  // The status of GET /kiosk/page/ sent to [::1] with the given Host header.
+  const status = (host) => new Promise((resolve, reject) => {
+    http.get({ host: '::1', port, path: '/kiosk/page/', agent: false, headers: { Host: host } }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    }).on('error', reject);
+  });
+  try {
+    for (const host of [`[::1]:${port}`, '[::1]', `[0:0:0:0:0:0:0:1]:${port}`, `localhost:${port}`]) {
+      assert.equal(await status(host), 200, host);
+    }
+    for (const host of [`127.0.0.1:${port}`, '::1', '[::2]']) {
+      assert.equal(await status(host), 421, host);
+    }
+  } finally {
+    await closeServer(v6);
+  }
+});
+
+/** GET /api/account through the kiosk as Alex, from `localAddress`: its status, or 0 when the connection failed. */
+function accountStatus(url, localAddress) {
+  const { token, key } = credentialsOf('u_1001');
+  return new Promise((resolve) => {
+    const request = http.get(
+      `${url}/api/account`,
+      {
+        localAddress,
+        agent: false,
+        timeout: 20_000,
+        headers: { Authorization: `Bearer ${token}`, 'Merchant-Key': key, Accept: MEDIA_TYPE, Connection: 'close' },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode));
+        response.on('error', () => resolve(0));
+      },
+    );
+    request.on('timeout', () => request.destroy());
+    request.on('error', () => resolve(0));
+  });
+}
+
+/** Polls `probe` until `done(result)`; at most `tries` times, 50 ms apart. */
+async function waitFor(probe, done, what, tries = 400) {
+  let result;
+  for (let i = 0; i < tries; ++i) {
+    result = await probe();
+    if (done(result)) return result;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail(`${what}: still ${result}`);
+}
+
+test('300 slow /api uploads from one client: the others are still served', { timeout: 120_000 }, async () => {
+  const fair = createKioskServer({ upstream: () => service.url });
+  const url = await listenOn(fair, '127.0.0.1');
+  const uploads = [];
+  try {
+    assert.equal(await accountStatus(url, '127.0.0.2'), 200);
+    // One client (127.0.0.1) starts 300 uploads and sends a byte of each body, then nothing.
+    const head = requestBytes('POST', '/api/baskets', [
+      ['Host', '127.0.0.1'],
+      ['Content-Type', 'application/json'],
+      ['Content-Length', '1000'],
+    ]);
+    for (let i = 0; i < 300; ++i) uploads.push(await stalledClient(url, `${head}{`));
+    // Once its own calls are refused, it has taken all it may ...
+    await waitFor(() => accountStatus(url, '127.0.0.1'), (status) => status !== 200, 'the uploading client is still served');
+    // ... and another client (127.0.0.2) is still served, again and again.
+    for (let i = 0; i < 5; ++i) assert.equal(await accountStatus(url, '127.0.0.2'), 200, `call ${i} of the other client`);
+    // The uploader is told why: too many requests of its own in progress.
+    const refusal = await waitFor(
+      () => exchange(url, [requestBytes('GET', '/api/account', [['Host', '127.0.0.1'], ['Connection', 'close']])]),
+      (answer) => answer.responses[0]?.status === 429,
+      'no 429 for the uploading client',
+    );
+    assert.equal(refusal.responses[0].headers['retry-after'], '1');
+    assert.match(JSON.parse(refusal.responses[0].body).message, new RegExp(`${PEER_LIMITS.apiRequests} /api requests from 127\\.0\\.0\\.1`));
+    // Its uploads gone, it is served again.
+    for (const socket of uploads) socket.destroy();
+    await waitFor(() => accountStatus(url, '127.0.0.1'), (status) => status === 200, 'the client is not served after its uploads ended');
+  } finally {
+    for (const socket of uploads) socket.destroy();
+    await closeServer(fair);
+  }
+});
+
+test('a request body larger than the service takes is refused with 413, and not forwarded', async () => {
+  const before = recordedCount;
+  const bodyProxy = createKioskServer({ upstream: () => recorderUrl });
+  const url = await listenOn(bodyProxy, '127.0.0.1');
+  try {
+    const declared = await exchange(url, [requestBytes('POST', '/api/baskets', [
+      ['Host', '127.0.0.1'], ['Content-Length', String(MAX_BODY_BYTES + 1)],
+    ])]);
+    assert.equal(declared.responses[0]?.status, 413);
+    assert.equal(JSON.parse(declared.responses[0].body).code, 413);
+    // Chunked, with no length announced: refused once it passes the limit.
+    const chunk = 'x'.repeat(64 * 1024);
+    const chunks = Array.from({ length: 17 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+    const streamed = await exchange(url, [
+      requestBytes('POST', '/api/baskets', [['Host', '127.0.0.1'], ['Transfer-Encoding', 'chunked']]),
+      ...chunks,
+      '0\r\n\r\n',
+    ]);
+    assert.equal(streamed.responses[0]?.status, 413);
+    assert.equal(recordedCount, before);
+    // A body within the limit arrives whole, with its exact length.
+    const answer = await exchange(url, [requestBytes('POST', '/api/baskets', [
+      ['Host', '127.0.0.1'], ['Transfer-Encoding', 'chunked'], ['Connection', 'close'],
+    ]), '5\r\nhello\r\n0\r\n\r\n']);
+    assert.equal(answer.responses[0]?.status, 200);
+    assert.equal(recordedCount, before + 1);
+    assert.equal(recorded.headers['content-length'], '5');
+    assert.equal(recorded.headers['transfer-encoding'], undefined);
+  } finally {
+    await closeServer(bodyProxy);
   }
 });

@@ -1,8 +1,9 @@
 // The kiosk server stamps the service worker's VERSION with a digest of what it precaches
 // (kiosk/server/service_worker.mjs, versionedServiceWorker): a change to any precached file is a new worker and
-// a new cache, with no constant bumped by hand. Real HTTP on 127.0.0.1, a real web root on disk.
+// a new cache, with no constant bumped by hand; a file whose size and modification time did not
+// change is not read again. Real HTTP on 127.0.0.1, a real web root on disk.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -99,4 +100,52 @@ test("the repository's kiosk worker is served stamped, and HEAD agrees with GET"
   assert.equal(head.status, 200);
   assert.equal(head.headers.get('etag'), served.headers.get('etag'));
   assert.equal(Number(head.headers.get('content-length')), Buffer.byteLength(text));
+});
+
+test('a precached file is read again only when its size or modification time changed', async () => {
+  const site = path.join(siteRoot, 'cached');
+  mkdirSync(path.join(site, 'kiosk', 'page'), { recursive: true });
+  mkdirSync(path.join(site, 'web'), { recursive: true });
+  const files = {
+    'kiosk/page/sw.js': WORKER,
+    'kiosk/page/index.html': '<!doctype html><title>k</title>',
+    'kiosk/page/page.js': 'export const a = 1;\n',
+    'web/shared.js': 'export const b = 2;\n',
+  };
+  // Whole seconds: a modification time set back is then exactly the one the server saw.
+  const then = 1_700_000_000;
+  for (const [file, text] of Object.entries(files)) {
+    writeFileSync(path.join(site, file), text);
+    utimesSync(path.join(site, file), then, then);
+  }
+  const url = await listen(createKioskServer({ siteRoot: site, upstream: () => null }));
+  const version = async () => versionOf(await (await fetch(`${url}/kiosk/page/sw.js`)).text());
+  const first = await version();
+
+  // Other bytes of the same size under the same modification time: the server does not read the
+  // file again, so the worker is the same (this is what a re-read on every request would change).
+  const page = path.join(site, 'kiosk/page/page.js');
+  writeFileSync(page, 'export const a = 2;\n');
+  utimesSync(page, then, then);
+  assert.equal(statSync(page).size, Buffer.byteLength(files['kiosk/page/page.js']));
+  assert.equal(await version(), first);
+  assert.equal(await version(), first);
+
+  // Touched: read again, and its new bytes are a new version.
+  utimesSync(page, then + 60, then + 60);
+  const touched = await version();
+  assert.notEqual(touched, first);
+  // Back to the first bytes (another modification time): the first version again.
+  writeFileSync(page, files['kiosk/page/page.js']);
+  assert.equal(await version(), first);
+
+  // The same holds for the worker itself, and a changed size is seen whatever the time says.
+  const worker = path.join(site, 'kiosk/page/sw.js');
+  writeFileSync(worker, WORKER.replace('a worker', 'a w0rker'));
+  utimesSync(worker, then, then);
+  assert.equal(await version(), first);
+  const shared = path.join(site, 'web/shared.js');
+  writeFileSync(shared, 'export const b = 22;\n');
+  utimesSync(shared, then, then);
+  assert.notEqual(await version(), first);
 });

@@ -3,6 +3,7 @@
 // the service's own error text.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { constants, openSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 
@@ -96,4 +97,34 @@ test('harness options: a given binary run through a wrapper with more arguments,
   assert.equal(service.running(), false);
   assert.equal(service.kill(), false);
   assert.doesNotMatch(log, /"GET \/api\/account"/); // --access-log off reached the service
+});
+
+test('signal: aborted while the service hangs starting, the start rejects with its reason and the service is ended; after a start, it stops the service', async () => {
+  await assert.rejects(startLocalService({ signal: 'stop' }), TypeError);
+  // A fixture FIFO nobody writes: the service blocks seeding a new database, before it listens
+  // (and until then it takes no SIGTERM: the SIGKILL after the grace period ends it).
+  const fifo = path.join(scratch.dir, 'hanging.json');
+  spawnSync('mkfifo', [fifo]);
+  const controller = new AbortController();
+  let log = '';
+  const starting = startLocalService({
+    binary: serviceBinary(),
+    db: path.join(scratch.dir, 'hanging.db'),
+    fixture: fifo,
+    signal: controller.signal,
+    onStderr: (chunk) => {
+      log += chunk;
+    },
+  });
+  assert.ok(await waitFor(() => log.includes('loyalty_service: created'), 10_000, 10), log);
+  controller.abort(new Error('cancelled by the test'));
+  await assert.rejects(starting, /^Error: cancelled by the test$/);
+  // No reader left on the FIFO: the service is gone.
+  assert.throws(() => openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK), { code: 'ENXIO' });
+
+  const stopper = new AbortController();
+  const service = await startLocalService({ binary: serviceBinary(), signal: stopper.signal });
+  stopper.abort();
+  assert.deepEqual(await service.exited, { code: 0, signal: null });
+  await assert.rejects(startLocalService({ binary: serviceBinary(), signal: stopper.signal }), { name: 'AbortError' });
 });

@@ -27,6 +27,8 @@ export interface LocalServiceOptions {
   wrapper?: readonly [string, ...string[]];
   /** Gets the service's stderr (its log) as it arrives, from the start on. */
   onStderr?: (chunk: string) => void;
+  /** Aborting it stops the service as stop() does, also while it starts (the start then rejects with the signal's reason). */
+  signal?: AbortSignal;
 }
 
 /** How the service process ended. */

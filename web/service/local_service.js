@@ -32,7 +32,7 @@ function installExitHook() {
 
 /** The options that shape the process rather than the service's flags, checked. */
 function processOptions(options) {
-  const { binary, wrapper, onStderr, startTimeoutMs = 30_000 } = options;
+  const { binary, wrapper, onStderr, signal, startTimeoutMs = 30_000 } = options;
   if (binary !== undefined && (typeof binary !== 'string' || binary === '')) {
     throw new TypeError('startLocalService: binary must be the path of a loyalty_service executable');
   }
@@ -45,7 +45,10 @@ function processOptions(options) {
   if (onStderr !== undefined && typeof onStderr !== 'function') {
     throw new TypeError('startLocalService: onStderr must be a function');
   }
-  return { binary, wrapper, onStderr, startTimeoutMs };
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError('startLocalService: signal must be an AbortSignal');
+  }
+  return { binary, wrapper, onStderr, signal, startTimeoutMs };
 }
 
 /** The service's own reason for a failed start: its last "loyalty_service: ..." line. */
@@ -67,12 +70,15 @@ function startFailure(stderr, code, signal) {
  * service clock), startTimeoutMs (default 30000); for harnesses: binary (the loyalty_service to
  * run, default serviceBinaryPath()), args (more loyalty_service arguments, passed as given),
  * wrapper (a command and its arguments that runs the binary, e.g. in a namespace), onStderr (gets
- * the service's stderr as it arrives). Resolves { url, pid, exited, running(), kill(), stop() }.
+ * the service's stderr as it arrives), signal (an AbortSignal: aborting it stops the service as
+ * stop() does, also while it starts, and the start then rejects with the signal's reason).
+ * Resolves { url, pid, exited, running(), kill(), stop() }.
  */
 export async function startLocalService(options = {}) {
   const { args, fixture } = serviceArguments(options, { extra: options?.args ?? [] });
-  const { binary: given, wrapper, onStderr, startTimeoutMs } = processOptions(options);
+  const { binary: given, wrapper, onStderr, signal, startTimeoutMs } = processOptions(options);
   const binary = given ?? serviceBinaryPath();
+  signal?.throwIfAborted();
 
   let scratch = null;
   if (typeof fixture === 'string') {
@@ -125,6 +131,36 @@ export async function startLocalService(options = {}) {
   running.add(service);
   installExitHook();
 
+  // A signal sent holds this process until the service has exited, so that `exited` settles (the
+  // child is unref'd once it listens, below).
+  const kill = (signal = 'SIGTERM') => {
+    if (!isRunning()) return false;
+    child.ref();
+    child.stdout.ref?.();
+    child.stderr.ref?.();
+    return child.kill(signal);
+  };
+  // SIGTERM, then SIGKILL after STOP_GRACE_MS: a service that does not stop (it takes SIGTERM only
+  // once it listens, or it hangs) is still ended in bounded time.
+  let stopping = null;
+  const stop = () => {
+    if (stopping === null) {
+      stopping = (async () => {
+        if (isRunning()) {
+          kill('SIGTERM');
+          const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+          await exited;
+          clearTimeout(killer);
+        }
+        await exited;
+      })();
+    }
+    return stopping;
+  };
+  const onAbort = () => stop();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  exited.then(() => signal?.removeEventListener('abort', onAbort));
+
   let stdout = '';
   child.stdout.setEncoding('utf8');
   const url = await new Promise((resolve, reject) => {
@@ -136,7 +172,8 @@ export async function startLocalService(options = {}) {
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
       const end = stdout.indexOf('\n');
-      if (end >= 0) {
+      // Aborted: the service is stopping, and its exit rejects the start.
+      if (end >= 0 && !signal?.aborted) {
         clearTimeout(timer);
         resolve(stdout.slice(0, end));
       }
@@ -145,9 +182,9 @@ export async function startLocalService(options = {}) {
       clearTimeout(timer);
       reject(new Error(`cannot run ${command}: ${e.message}`));
     });
-    exited.then(({ code, signal }) => {
+    exited.then(({ code, signal: ended }) => {
       clearTimeout(timer);
-      reject(startFailure(stderr, code, signal));
+      reject(signal?.aborted ? signal.reason : startFailure(stderr, code, ended));
     });
   });
 
@@ -157,15 +194,7 @@ export async function startLocalService(options = {}) {
   child.unref();
   child.stdout.unref?.();
   child.stderr.unref?.();
-  const kill = (signal = 'SIGTERM') => {
-    if (!isRunning()) return false;
-    child.ref();
-    child.stdout.ref?.();
-    child.stderr.ref?.();
-    return child.kill(signal);
-  };
 
-  let stopping = null;
   return {
     url,
     pid: child.pid,
@@ -176,19 +205,6 @@ export async function startLocalService(options = {}) {
     /** Sends the service a signal (default SIGTERM); false when it has exited already. */
     kill,
     /** Stops the service (SIGTERM, then SIGKILL after 10 s); resolves once it has exited. */
-    stop() {
-      if (stopping === null) {
-        stopping = (async () => {
-          if (isRunning()) {
-            kill('SIGTERM');
-            const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-            await exited;
-            clearTimeout(killer);
-          }
-          await exited;
-        })();
-      }
-      return stopping;
-    },
+    stop,
   };
 }

@@ -1,0 +1,193 @@
+// `npm start` (kiosk/server/main.mjs) as a person runs it: its command line (a --host beyond this
+// machine needs --expose-on-network, and then a warning), and the service commands typed on its
+// stdin (one service at a time; `quit` ends even a start that hangs). Real processes, the real
+// service binary, traffic on loopback only.
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { constants, mkdtempSync, openSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { serviceBinary } from '../service/harness.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const NOW = '2026-11-24T13:15:00Z';
+let scratch;
+let serviceBin;
+const running = new Set();
+
+before(() => {
+  serviceBin = serviceBinary();
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-kiosk-main-'));
+}, { timeout: 900_000 });
+
+after(async () => {
+  for (const kiosk of running) {
+    kiosk.proc.kill('SIGKILL');
+    await kiosk.exited;
+  }
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Runs main.mjs with `args`; its stdout and stderr lines are collected as they come. */
+function runKiosk(args) {
+  const proc = spawn(process.execPath, ['kiosk/server/main.mjs', ...args], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, LQ_SERVICE_BIN: serviceBin },
+  });
+  const kiosk = { proc, stdout: '', stderr: '' };
+  running.add(kiosk);
+  kiosk.exited = new Promise((resolve) =>
+    proc.once('close', (code, signal) => {
+      running.delete(kiosk);
+      resolve({ code, signal });
+    }),
+  );
+  readline.createInterface({ input: proc.stdout }).on('line', (line) => (kiosk.stdout += `${line}\n`));
+  readline.createInterface({ input: proc.stderr }).on('line', (line) => (kiosk.stderr += `${line}\n`));
+  return kiosk;
+}
+
+/** Waits until the kiosk's stderr (from `from` on) matches `pattern`; fails when it exits first. */
+async function stderrMatch(kiosk, pattern, from = 0) {
+  let exited = null;
+  kiosk.exited.then((result) => (exited = result));
+  for (let i = 0; i < 2400; ++i) {
+    const match = pattern.exec(kiosk.stderr.slice(from));
+    if (match) return match;
+    if (exited) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail(`no ${pattern} on stderr${exited ? ` (exited ${exited.code ?? exited.signal})` : ''}:\n${kiosk.stderr}`);
+}
+
+async function pageUrlOf(kiosk) {
+  await stderrMatch(kiosk, /kiosk: open /);
+  return new URL(kiosk.stdout.split('\n')[0]);
+}
+
+async function health(origin) {
+  const response = await fetch(`${origin}/_kiosk/health`, { signal: AbortSignal.timeout(15_000) });
+  return (await response.json()).service;
+}
+
+/** True when something accepts connections at `url`. */
+function answers(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port) });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+test('a --host beyond this machine without --expose-on-network: exit 2, a plain usage error, nothing started', { timeout: 120_000 }, async () => {
+  for (const host of ['0.0.0.0', '::', '192.0.2.10', 'kiosk.example']) {
+    const kiosk = runKiosk(['--port', '0', '--host', host, '--db', path.join(scratch, 'never.db')]);
+    const { code } = await kiosk.exited;
+    assert.equal(code, 2, `--host ${host}:\n${kiosk.stderr}`);
+    assert.equal(kiosk.stdout, '');
+    const [problem, usage] = kiosk.stderr.split('\n');
+    assert.equal(problem, `kiosk: --host ${host} is not a loopback address: the page would be served to the network, and with it the demo guests' tokens and merchant keys (config.json) and billing through /api; add --expose-on-network to do that anyway`);
+    assert.match(usage, /^usage: node kiosk\/server\/main\.mjs /);
+    assert.doesNotMatch(kiosk.stderr, /starting the service/);
+  }
+  // Bad --allow-host values are usage errors too.
+  const bad = runKiosk(['--allow-host', 'kiosk.lan:8080']);
+  assert.equal((await bad.exited).code, 2);
+  assert.match(bad.stderr, /^kiosk: --allow-host needs a host name or an IP address without a port/);
+});
+
+test('--host 0.0.0.0 --expose-on-network: served, with a warning that the demo credentials go to the network', { timeout: 300_000 }, async () => {
+  const kiosk = runKiosk(['--port', '0', '--host', '0.0.0.0', '--expose-on-network', '--db', path.join(scratch, 'lan.db'), '--now', NOW]);
+  const pageUrl = await pageUrlOf(kiosk);
+  // The printed URL is this machine's own; the traffic stays on loopback.
+  assert.equal(pageUrl.hostname, '127.0.0.1');
+  assert.match(kiosk.stderr, /kiosk: WARNING: --expose-on-network: the page is served to the network \(.*\), and with it the demo guests' tokens and merchant keys \(config\.json\); anyone who can reach it can bill through \/api\n/);
+  const config = await fetch(new URL('/kiosk/page/config.json', pageUrl), { signal: AbortSignal.timeout(15_000) });
+  assert.equal(config.status, 200);
+  // Under a foreign name: still refused.
+  const { port } = pageUrl;
+  const refused = await new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port: Number(port) }, () => {
+      socket.end(`GET /kiosk/page/config.json HTTP/1.1\r\nHost: evil.example:${port}\r\nConnection: close\r\n\r\n`);
+    });
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('close', () => resolve(text));
+    socket.on('error', () => {});
+  });
+  assert.match(refused, /^HTTP\/1\.1 421 /);
+  kiosk.proc.kill('SIGTERM');
+  assert.equal((await kiosk.exited).code, 0);
+});
+
+test('start twice: one service; stop stops it; another loopback address needs no flag and gets no warning', { timeout: 300_000 }, async () => {
+  const kiosk = runKiosk(['--port', '0', '--host', '127.0.0.2', '--db', path.join(scratch, 'twice.db'), '--now', NOW]);
+  const pageUrl = await pageUrlOf(kiosk);
+  assert.equal(pageUrl.hostname, '127.0.0.2');
+  assert.doesNotMatch(kiosk.stderr, /WARNING/);
+  const { origin } = pageUrl;
+  assert.equal(await health(origin), 'up');
+
+  // `start` while it runs: said, nothing started.
+  let from = kiosk.stderr.length;
+  kiosk.proc.stdin.write('start\n');
+  await stderrMatch(kiosk, /kiosk: the service is running already: http:\/\/127\.0\.0\.1:\d+\n/, from);
+
+  kiosk.proc.stdin.write('stop\n');
+  await stderrMatch(kiosk, /kiosk: service stopped/, from);
+  assert.equal(await health(origin), 'down');
+
+  // Two starts typed at once: the second finds the first starting.
+  from = kiosk.stderr.length;
+  kiosk.proc.stdin.write('start\nstart\n');
+  await stderrMatch(kiosk, /kiosk: the service is starting already/, from);
+  const [, serviceUrl] = await stderrMatch(kiosk, /kiosk: service: (http:\/\/\S+) \(pid \d+\)\n/, from);
+  assert.equal(await health(origin), 'up');
+  // Whatever came of the second start, one service was started (each start prints its URL).
+  kiosk.proc.stdin.write('start\n');
+  await stderrMatch(kiosk, /kiosk: the service is running already: /, from);
+  assert.equal(kiosk.stderr.slice(from).match(/kiosk: service: http/g).length, 1, kiosk.stderr.slice(from));
+
+  // `stop` stops it: nothing answers at its URL, and the health check says so.
+  from = kiosk.stderr.length;
+  kiosk.proc.stdin.write('stop\n');
+  await stderrMatch(kiosk, /kiosk: service stopped/, from);
+  assert.equal(await health(origin), 'down');
+  assert.equal(await answers(serviceUrl), false, `${serviceUrl} still answers after stop`);
+  kiosk.proc.stdin.write('stop\n');
+  await stderrMatch(kiosk, /kiosk: the service is not running/, from);
+
+  kiosk.proc.stdin.write('quit\n');
+  assert.equal((await kiosk.exited).code, 0);
+});
+
+test('quit while the service hangs starting: the kiosk server exits, and the service is gone', { timeout: 300_000 }, async () => {
+  // A fixture that is a FIFO nobody writes: the real service blocks reading it while it seeds a new
+  // database, before it listens (and until then it takes no SIGTERM).
+  const fifo = path.join(scratch, 'hanging-fixture.json');
+  execFileSync('mkfifo', [fifo]);
+  const kiosk = runKiosk(['--port', '0', '--db', path.join(scratch, 'hang.db'), '--fixture', fifo, '--now', NOW]);
+  await stderrMatch(kiosk, /kiosk: starting the service/);
+  await stderrMatch(kiosk, /service: loyalty_service: created /);
+
+  kiosk.proc.stdin.write('start\n');
+  await stderrMatch(kiosk, /kiosk: the service is starting already/);
+  kiosk.proc.stdin.write('quit\n');
+  const { code } = await kiosk.exited;
+  assert.equal(code, 0, kiosk.stderr);
+  assert.match(kiosk.stderr, /kiosk: quit: stopping\n/);
+  assert.match(kiosk.stderr, /kiosk: the start was cancelled: no service runs\n/);
+  assert.equal(kiosk.stdout, '', 'no page URL: the page was never served');
+  // No reader left on the FIFO: the hung service is gone, not orphaned.
+  assert.throws(() => openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK), { code: 'ENXIO' });
+});
