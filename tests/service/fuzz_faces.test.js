@@ -51,7 +51,7 @@ function generate(random) {
   const method = random.pick(['GET', 'GET', 'POST', 'POST', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'BREW', 'G ET', '']);
   const version = random.chance(0.95) ? 'HTTP/1.1' : random.pick(['HTTP/1.0', 'HTTP/2.0', 'HTTP/1.1 x', 'http/1.1']);
   const fields = [];
-  if (random.chance(0.9)) fields.push(['Host', random.pick(['127.0.0.1', 'kiosk', '', 'evil.example:80'])]);
+  if (random.chance(0.9)) fields.push(['Host', random.pick(['127.0.0.1', '127.0.0.1', '127.0.0.1', 'localhost', 'kiosk', '', 'evil.example:80'])]);
   if (random.chance(0.5)) fields.push(['Authorization', random.pick([`Bearer ${token}`, 'Bearer nope', 'Basic eA==', '', `Bearer ${token}x`])]);
   if (random.chance(0.5)) fields.push(['Merchant-Key', random.pick([key, 'mk_x', ''])]);
   if (random.chance(0.5)) fields.push(['Accept', random.pick([MEDIA_TYPE, 'application/json', '*/*', ''])]);
