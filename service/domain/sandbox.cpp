@@ -209,7 +209,9 @@ result<std::string> sandbox_service::register_card(const caller& who, std::strin
   return out.dump();
 }
 
-result<std::string> sandbox_service::fraud_report(const caller& who) {
+result<std::string> sandbox_service::fraud_report(const caller& who,
+                                                  const std::optional<std::string>& user_id) {
+  if (user_id && *user_id != who.user_id) return not_the_token_user("user_id", *user_id);
   auto lock = db_.lock();
   std::optional<user_row> user = db_.user(who.user_id);
   if (!user) return error{500, "the caller's user is missing"};

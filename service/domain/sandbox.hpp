@@ -59,8 +59,9 @@ class sandbox_service {
   /// POST /emulator/cards `{"card_number": "...", "replace": false}`: registers a card for the
   /// user; `{"card": {...}}`; 400, 403.
   result<std::string> register_card(const caller& who, std::string_view body);
-  /// GET /emulator/fraud_report: which campaign rewards the fraud rule would withhold.
-  result<std::string> fraud_report(const caller& who);
+  /// GET /emulator/fraud_report[?user_id=]: which campaign rewards the fraud rule would
+  /// withhold from the user; 403 for another user.
+  result<std::string> fraud_report(const caller& who, const std::optional<std::string>& user_id);
 
  private:
   store& db_;

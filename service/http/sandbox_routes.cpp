@@ -157,14 +157,14 @@ void install_sandbox_routes(httplib::Server& server, const credentials& auth,
     send_json(res, 201, registered.value(), kJson);
   });
 
-  server.Get(kFraudReportPath,
-             [&auth, sandbox](const httplib::Request& req, httplib::Response& res) {
-               std::optional<caller> who = admit(auth, req, res);
-               if (!who) return;
-               result<std::string> report = sandbox->fraud_report(*who);
-               if (!report) return send_error(res, report.err());
-               send_json(res, 200, report.value(), kJson);
-             });
+  server.Get(kFraudReportPath, [&auth, sandbox](const httplib::Request& req,
+                                                httplib::Response& res) {
+    std::optional<caller> who = admit(auth, req, res);
+    if (!who) return;
+    result<std::string> report = sandbox->fraud_report(*who, scalar_param(req.params, "user_id"));
+    if (!report) return send_error(res, report.err());
+    send_json(res, 200, report.value(), kJson);
+  });
 
   reject_other_methods(server, kCardsPath, false, true);
   reject_other_methods(server, kFraudReportPath, true, false);

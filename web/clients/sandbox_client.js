@@ -184,6 +184,32 @@ export class SandboxClient {
   }
 
   /**
+   * The local service's own helper (not an operation of the API spec, which shows no card
+   * registration): POST /emulator/cards registers a card for the token's user, the input of the
+   * emulated sandbox fraud rule. A standard test card (e.g. 4111111111111111) is high-risk: the
+   * user's intro, birthday, winback and signup rewards then silently fail to activate. Use a
+   * unique number per test user: the first 6 and last 4 digits of a standard test card, middle
+   * digits of your own, the same on every run. `replace: true` drops the user's other cards.
+   * Resolves `{ card, brand, user_id, registered_at }` (the card masked).
+   */
+  async registerCard({ card_number, replace, user_id } = {}, { signal } = {}) {
+    const answer = await this.#endpoint.request('POST', '/emulator/cards', {
+      body: JSON.stringify({ card_number, replace, user_id }),
+      signal,
+    });
+    return answer?.card;
+  }
+
+  /**
+   * The local service's own helper: GET /emulator/fraud_report, which of the user's campaign
+   * rewards the emulated sandbox fraud rule would silently withhold, and the fix:
+   * `{ user_id, merchant_id, rule, cards, campaigns, silent_failures, fix }`.
+   */
+  async fraudReport({ user_id } = {}, { signal } = {}) {
+    return this.#endpoint.request('GET', `/emulator/fraud_report${encodeQuery({ user_id })}`, { signal });
+  }
+
+  /**
    * Polls GET /purchases until a purchase matches (resolves it) or the schedule runs out
    * (resolves null): first poll after 60 s, waits doubling to a 5-minute cap, about 45 minutes
    * in all (API spec 8). A poll that fails for want of the service is retried at the next
