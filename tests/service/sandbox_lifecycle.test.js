@@ -83,6 +83,9 @@ test('a schema 1 database is migrated to the current schema (4) on start', { tim
     'DROP INDEX purchases_by_user;',
     'ALTER TABLE campaigns DROP COLUMN purchase_trigger;',
     'ALTER TABLE rewards DROP COLUMN trigger_purchase_id;',
+    'DROP INDEX baskets_open;',
+    'DROP TABLE user_cards;',
+    'ALTER TABLE campaigns DROP COLUMN reward_type;',
     'UPDATE schema_version SET version = 1;',
   ].join(' ')], { encoding: 'utf8' });
   assert.equal(downgrade.status, 0, downgrade.stderr);
