@@ -787,7 +787,11 @@ export interface SandboxClientOptions {
 export declare class SandboxClient {
   constructor(options: SandboxClientOptions);
   readonly sandboxApiUrl: string;
-  /** POST /rewards/grant: resolves the reward created. */
+  /**
+   * POST /rewards/grant: resolves the reward created. An intro, birthday, winback or signup reward
+   * granted to a user holding a standard test card silently does not activate (same answer; see
+   * CampaignRewardType for the rule and the workaround).
+   */
   grantReward(request: GrantRequest, options?: RequestOptions): Promise<SandboxReward>;
   /** POST /purchases: accepted, processed asynchronously (no body). */
   simulatePurchase(purchase: PurchaseRequest, options?: RequestOptions): Promise<void>;

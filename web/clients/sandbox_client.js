@@ -151,6 +151,13 @@ export class SandboxClient {
    * POST /rewards/grant { campaign_id, user_id }: issues the campaign's reward to the user.
    * `campaign_id` is the hashid form of the program's external_uid (a numeric program id does
    * not resolve). Resolves the reward record created.
+   *
+   * The sandbox's fraud rule (API spec 7): when the user holds a standard test card (e.g.
+   * 4111111111111111), the reward of an intro, birthday, winback or signup campaign silently does
+   * not activate; this call answers exactly the same, but the reward never shows in listRewards()
+   * or the account. Give each test user a unique card number (the first 6 and last 4 digits of a
+   * standard test card, middle digits your own); against the local service, fraudReport() and
+   * `loyalty-qualifier sandbox doctor` say beforehand which rewards would fail.
    */
   async grantReward({ campaign_id, user_id } = {}, { signal } = {}) {
     const answer = await this.#endpoint.request('POST', '/rewards/grant', {
