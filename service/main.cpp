@@ -171,7 +171,8 @@ int serve(const options& opts) {
     return 1;
   }
 
-  accrual_worker accrual(db, accounts);
+  // The sandbox fraud rule applies to triggered rewards in sandbox mode only.
+  accrual_worker accrual(db, accounts, opts.mode == service_mode::sandbox);
   order_window window;
   window.max_age_ms = opts.max_order_age_ms;
   open_basket_limits open_limits;
@@ -193,6 +194,7 @@ int serve(const options& opts) {
   connection_limits limits;
   limits.framing.max_body_bytes = kMaxBodyBytes;
   limits.max_connections = static_cast<size_t>(opts.max_connections);
+  limits.max_connections_per_peer = static_cast<size_t>(opts.max_connections_per_peer);
   limits.workers = static_cast<size_t>(opts.workers);
   limits.request_timeout_ms = static_cast<int>(opts.request_timeout_ms);
   guarded_server server(limits);
@@ -228,11 +230,11 @@ int serve(const options& opts) {
   if (!listener_done) {
     std::fprintf(stderr,
                  "loyalty_service: listening on %s (%s mode, processing delay %.3f s, %zu "
-                 "workers, at most %zu connections)\n",
+                 "workers, at most %zu connections, %zu per client)\n",
                  base_url(opts.host, port).c_str(),
                  opts.mode == service_mode::sandbox ? "sandbox" : "production",
                  static_cast<double>(opts.effective_processing_delay_ms()) / 1000.0,
-                 worker_count(limits), limits.max_connections);
+                 worker_count(limits), limits.max_connections, limits.max_connections_per_peer);
     std::printf("%s\n", base_url(opts.host, port).c_str());
     std::fflush(stdout);
     int received = 0;

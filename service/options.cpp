@@ -106,12 +106,15 @@ result<options> parse_options(const std::vector<std::string>& args) {
     } else if (name == "--access-log") {
       if (value.empty()) return bad("--access-log must be a file, - (stderr) or off");
       parsed.access_log = value;
-    } else if (name == "--max-connections" || name == "--workers") {
+    } else if (name == "--max-connections" || name == "--workers" ||
+               name == "--max-connections-per-peer") {
       std::optional<int> count = parse_port(value);
       if (!count || *count < 1 || *count > 1000) {
         return bad(name + " must be an integer from 1 to 1000");
       }
-      (name == "--workers" ? parsed.workers : parsed.max_connections) = *count;
+      (name == "--workers"           ? parsed.workers
+       : name == "--max-connections" ? parsed.max_connections
+                                     : parsed.max_connections_per_peer) = *count;
     } else if (name == "--request-timeout") {
       std::optional<int64_t> timeout = parse_delay_ms(value);
       if (!timeout || *timeout < 100 || *timeout > 3'600'000) {
@@ -146,7 +149,7 @@ const char* usage() {
          "                       [--processing-delay SECONDS] [--host ADDRESS] [--now RFC3339]\n"
          "                       [--access-log FILE|-|off] [--max-connections N] [--workers N]\n"
          "                       [--request-timeout SECONDS] [--max-order-age DURATION]\n"
-         "                       [--max-open-baskets N]\n"
+         "                       [--max-open-baskets N] [--max-connections-per-peer N]\n"
          "  --port 0 picks a free port; the first line on stdout is the base URL.\n"
          "  --db :memory: uses a throwaway database, removed when the service stops.\n"
          "  --fixture seeds a new (empty) database; an existing one is left as it is.\n"
@@ -155,6 +158,8 @@ const char* usage() {
          "  --access-log FILE|-|off: access-log lines to FILE (rotated at 10 MiB), stderr (-,\n"
          "    the default) or nowhere.\n"
          "  --max-connections N (default 256): connections beyond get 503.\n"
+         "  --max-connections-per-peer N (default 128): connections one client (remote address)\n"
+         "    may hold at once; beyond: 503, while other clients are still served.\n"
          "  --workers N (default 4 x hardware threads, at least 4): requests handled at once.\n"
          "  --request-timeout S (default 10): the time a request may take to arrive (408).\n"
          "  --max-order-age D (default 7d): a billed order's order_timestamp may lie at most D\n"

@@ -3,7 +3,7 @@
 //                   [--processing-delay SECONDS] [--host ADDRESS] [--now RFC3339]
 //                   [--access-log FILE|-|off] [--max-connections N] [--workers N]
 //                   [--request-timeout SECONDS] [--max-order-age DURATION]
-//                   [--max-open-baskets N]
+//                   [--max-open-baskets N] [--max-connections-per-peer N]
 #pragma once
 
 #include <optional>
@@ -32,6 +32,9 @@ struct options {
   std::string access_log = "-";
   /// Open connections served at once; beyond: 503.
   int max_connections = 256;
+  /// Open connections one remote address may hold at once; beyond: 503 (so one client cannot
+  /// starve the others).
+  int max_connections_per_peer = 128;
   /// Requests handled at once; 0: four times the hardware threads (at least 4).
   int workers = 0;
   /// The time one request (head and body) may take to arrive, in milliseconds; beyond: 408.

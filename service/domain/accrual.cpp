@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "domain/campaigns.hpp"
 #include "domain/service_clock.hpp"
@@ -34,6 +35,7 @@ void accrual_worker::stop() {
 
 std::optional<int64_t> accrual_worker::land_due() {
   std::set<std::string> credited;
+  std::vector<withheld_reward> withheld;
   std::optional<int64_t> next;
   {
     auto lock = db_.lock();
@@ -41,15 +43,19 @@ std::optional<int64_t> accrual_worker::land_due() {
     const std::string at = format_rfc3339(instant_from_ms(now));
     for (const purchase_row& purchase : db_.due_purchases(now)) {
       transaction tx(db_.db());
+      triggered_rewards triggered;
       if (db_.land_purchase(purchase, now, at)) {
-        issue_triggered_rewards(db_, purchase, at);  // in the same transaction: exactly once
+        // In the same transaction: exactly once.
+        triggered = issue_triggered_rewards(db_, purchase, at, fraud_rule_);
         credited.insert(purchase.user_id);
       }
       tx.commit();
+      for (withheld_reward& reward : triggered.withheld) withheld.push_back(std::move(reward));
     }
     next = db_.next_due_ms();
   }
   for (const std::string& user : credited) accounts_.invalidate(user);
+  for (const withheld_reward& reward : withheld) log_withheld_reward(reward);
   return next;
 }
 

@@ -15,7 +15,9 @@ namespace lq::service {
 
 class accrual_worker {
  public:
-  accrual_worker(store& db, account_cache& accounts) : db_(db), accounts_(accounts) {}
+  /// `fraud_rule`: the sandbox fraud rule applies to the rewards purchases trigger (sandbox mode).
+  accrual_worker(store& db, account_cache& accounts, bool fraud_rule)
+      : db_(db), accounts_(accounts), fraud_rule_(fraud_rule) {}
   accrual_worker(const accrual_worker&) = delete;
   accrual_worker& operator=(const accrual_worker&) = delete;
   ~accrual_worker() { stop(); }
@@ -35,6 +37,7 @@ class accrual_worker {
 
   store& db_;
   account_cache& accounts_;
+  bool fraud_rule_;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;

@@ -102,6 +102,10 @@ std::optional<std::string> reward_record_problem(const json& record, const std::
   return std::nullopt;
 }
 
+json withheld_campaign_reward(const campaign_row& campaign, const std::string& user_id) {
+  return campaign_reward_record(campaign, new_reward_id(), user_id);
+}
+
 json issue_campaign_reward(store& db, const campaign_row& campaign, const std::string& user_id,
                            const std::string& at, std::optional<int64_t> trigger_purchase_id) {
   for (int attempt = 0; attempt < kIdAttempts; ++attempt) {
@@ -120,11 +124,11 @@ json issue_campaign_reward(store& db, const campaign_row& campaign, const std::s
   throw database_error("cannot find a free reward id");
 }
 
-std::vector<std::string> issue_triggered_rewards(store& db, const purchase_row& purchase,
-                                                 const std::string& at) {
-  std::vector<std::string> issued;
+triggered_rewards issue_triggered_rewards(store& db, const purchase_row& purchase,
+                                          const std::string& at, bool fraud_rule) {
+  triggered_rewards done;
   const std::optional<decimal> amount = decimal::parse(purchase.amount);
-  if (!amount) return issued;
+  if (!amount) return done;
   for (const campaign_row& campaign : db.triggered_campaigns_of(purchase.merchant_id)) {
     result<purchase_trigger> trigger =
         parse_purchase_trigger(json::parse(*campaign.purchase_trigger), "trigger");
@@ -137,10 +141,18 @@ std::vector<std::string> issue_triggered_rewards(store& db, const purchase_row& 
       continue;
     }
     if (trigger->once_per_user && db.has_campaign_reward(purchase.user_id, campaign.id)) continue;
-    issued.push_back(issue_campaign_reward(db, campaign, purchase.user_id, at, purchase.id)["id"]
-                         .get<std::string>());
+    if (fraud_rule) {
+      if (std::optional<withheld_reward> withheld =
+              withheld_by_fraud_rule(db, campaign, purchase.user_id)) {
+        done.withheld.push_back(std::move(*withheld));
+        continue;
+      }
+    }
+    done.issued.push_back(
+        issue_campaign_reward(db, campaign, purchase.user_id, at, purchase.id)["id"]
+            .get<std::string>());
   }
-  return issued;
+  return done;
 }
 
 }  // namespace lq::service

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "domain/fraud_rule.hpp"
 #include "http/json_body.hpp"
 #include "qualifier.hpp"
 #include "store/store.hpp"
@@ -35,9 +36,20 @@ std::optional<std::string> reward_record_problem(const json& record, const std::
 json issue_campaign_reward(store& db, const campaign_row& campaign, const std::string& user_id,
                            const std::string& at, std::optional<int64_t> trigger_purchase_id);
 
+/// The record a grant answers when the fraud rule withholds the reward: the campaign's record
+/// under a fresh id, exactly as if issued, but never stored.
+json withheld_campaign_reward(const campaign_row& campaign, const std::string& user_id);
+
+/// What the triggers of a landed purchase did.
+struct triggered_rewards {
+  std::vector<std::string> issued;        // reward ids
+  std::vector<withheld_reward> withheld;  // silently not earned (sandbox fraud rule)
+};
+
 /// Issues the reward of every campaign of the purchase's merchant whose trigger it matches;
-/// called in the transaction that lands the purchase, so it happens exactly once.
-std::vector<std::string> issue_triggered_rewards(store& db, const purchase_row& purchase,
-                                                 const std::string& at);
+/// called in the transaction that lands the purchase, so it happens exactly once. With
+/// `fraud_rule` (sandbox mode), a reward the rule withholds is not issued.
+triggered_rewards issue_triggered_rewards(store& db, const purchase_row& purchase,
+                                          const std::string& at, bool fraud_rule);
 
 }  // namespace lq::service

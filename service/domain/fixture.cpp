@@ -10,6 +10,8 @@
 #include "base/tzif.hpp"
 #include "domain/account_snapshot.hpp"
 #include "domain/campaigns.hpp"
+#include "domain/fraud_rule.hpp"
+#include "domain/test_cards.hpp"
 #include "http/json_body.hpp"
 #include "qualifier.hpp"
 
@@ -185,6 +187,17 @@ class seeder {
       }
       count(db_.insert_points_balance(row.id, balance));
     }
+    // The emulator's registered cards (the sandbox fraud rule's input).
+    const json& cards = array_at(u, path, "cards");
+    for (size_t i = 0; i < cards.size(); ++i) {
+      const std::string entry = at(path + ".cards", i);
+      std::optional<std::string> digits =
+          cards[i].is_string() ? card_digits(cards[i].get<std::string>()) : std::nullopt;
+      if (!digits || test_card_family(*digits) == nullptr) {
+        throw invalid_fixture{card_number_problem(entry)};
+      }
+      count(db_.insert_card(row.id, card_row{*digits, now_}));
+    }
   }
 
   void campaign(const json& c, const std::string& path) {
@@ -197,6 +210,10 @@ class seeder {
     row.id = id->get<int64_t>();
     row.external_uid_hashid = required_string(c, path, "external_uid_hashid");
     row.merchant_id = known_merchant(c, path);
+    row.reward_type = optional_string(c, path, "reward_type").value_or(kDefaultRewardType);
+    if (!known_reward_type(row.reward_type)) {
+      reject(path + ".reward_type", std::string("must be one of: ") + kRewardTypes);
+    }
     auto reward = c.find("reward");
     if (reward == c.end() || !reward->is_object()) reject(path + ".reward", "must be an object");
     row.reward_template = reward->dump();

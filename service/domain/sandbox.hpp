@@ -55,6 +55,14 @@ class sandbox_service {
   /// GET /rewards: `{"rewards": [...]}`, oldest first.
   std::string list_rewards(const caller& who, const reward_filters& filters);
 
+  // The emulator's own helpers (not operations of the API spec): the fraud rule's inputs.
+  /// POST /emulator/cards `{"card_number": "...", "replace": false}`: registers a card for the
+  /// user; `{"card": {...}}`; 400, 403.
+  result<std::string> register_card(const caller& who, std::string_view body);
+  /// GET /emulator/fraud_report[?user_id=]: which campaign rewards the fraud rule would
+  /// withhold from the user; 403 for another user.
+  result<std::string> fraud_report(const caller& who, const std::optional<std::string>& user_id);
+
  private:
   store& db_;
   account_cache& accounts_;

@@ -12,8 +12,10 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "http/access_log.hpp"
@@ -25,96 +27,6 @@ namespace lq::service {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-
-// How the pool hands a connection to process_and_close_socket: serve it, answer 503, or (when
-// even the rejection queue is full) close it at once.
-enum class admission { serve, reject, drop };
-thread_local admission current_admission = admission::serve;
-
-constexpr size_t kMaxPendingRejections = 1024;
-
-// Connection threads: one per admitted connection (they mostly wait on their socket), created on
-// demand up to the cap and kept; connections beyond the cap go to one thread that answers 503.
-class connection_pool : public httplib::TaskQueue {
- public:
-  explicit connection_pool(size_t max_connections) : max_(max_connections) {
-    rejecter_ = std::thread([this] { reject_loop(); });
-  }
-
-  void enqueue(std::function<void()> fn) override {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (admitted_ >= max_ || stopping_) {
-      if (rejections_.size() < kMaxPendingRejections && !stopping_) {
-        rejections_.push_back(std::move(fn));
-        rejection_ready_.notify_one();
-        return;
-      }
-      lock.unlock();
-      current_admission = admission::drop;
-      fn();
-      current_admission = admission::serve;
-      return;
-    }
-    ++admitted_;
-    jobs_.push_back(std::move(fn));
-    if (admitted_ > threads_.size()) {
-      threads_.emplace_back([this] { work(); });
-    } else {
-      job_ready_.notify_one();
-    }
-  }
-
-  void shutdown() override {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
-    }
-    job_ready_.notify_all();
-    rejection_ready_.notify_all();
-    for (std::thread& thread : threads_) thread.join();
-    rejecter_.join();
-  }
-
- private:
-  using job_queue = std::deque<std::function<void()>>;
-
-  // Runs the jobs of `queue` in order until the pool stops and the queue is empty; `after_job`
-  // runs under the lock after each job.
-  template <typename AfterJob>
-  void drain(job_queue& queue, std::condition_variable& ready, AfterJob after_job) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    while (true) {
-      ready.wait(lock, [&] { return !queue.empty() || stopping_; });
-      if (queue.empty()) return;
-      std::function<void()> job = std::move(queue.front());
-      queue.pop_front();
-      lock.unlock();
-      job();
-      lock.lock();
-      after_job();
-    }
-  }
-
-  void work() {
-    drain(jobs_, job_ready_, [this] { --admitted_; });
-  }
-
-  void reject_loop() {
-    current_admission = admission::reject;
-    drain(rejections_, rejection_ready_, [] {});
-  }
-
-  const size_t max_;
-  std::mutex mutex_;
-  std::condition_variable job_ready_;
-  std::condition_variable rejection_ready_;
-  job_queue jobs_;
-  job_queue rejections_;
-  std::vector<std::thread> threads_;
-  std::thread rejecter_;
-  size_t admitted_ = 0;
-  bool stopping_ = false;
-};
 
 int wait_for(socket_t sock, short events, int timeout_ms) {
   pollfd entry{sock, events, 0};
@@ -167,6 +79,137 @@ std::string peer_address(socket_t sock, int* port) {
   }
   return text;
 }
+
+// The address a connection comes from, as the per-peer cap counts it: an IPv4 client on an IPv6
+// socket (::ffff:127.0.0.1) counts as its IPv4 address.
+std::string peer_key(socket_t sock) {
+  std::string address = peer_address(sock, nullptr);
+  constexpr const char kMapped[] = "::ffff:";
+  if (address.rfind(kMapped, 0) == 0 && address.find('.') != std::string::npos) {
+    address.erase(0, sizeof kMapped - 1);
+  }
+  return address;
+}
+
+constexpr size_t kMaxPendingRejections = 1024;
+
+// Connection threads: one per admitted connection (they mostly wait on their socket), created on
+// demand up to the cap and kept. A connection beyond the cap, or beyond its peer's share, goes to
+// one thread that answers 503; when even that queue is full it is closed at once. httplib's
+// accept loop hands each accepted socket over as a job that calls process_and_close_socket(sock);
+// enqueue() runs that job at once, on the accept thread, so that the server can call admit()
+// with the socket, whose peer decides.
+class connection_pool : public httplib::TaskQueue {
+ public:
+  connection_pool(const connection_limits& limits, std::function<void(socket_t)> serve,
+                  std::function<void(socket_t, refusal)> refuse)
+      : max_(limits.max_connections),
+        max_per_peer_(limits.max_connections_per_peer),
+        serve_(std::move(serve)),
+        refuse_(std::move(refuse)) {
+    rejecter_ = std::thread([this] { reject_loop(); });
+  }
+
+  void enqueue(std::function<void()> fn) override { fn(); }
+
+  /// Serves, refuses or closes an accepted connection.
+  void admit(socket_t sock) {
+    std::string peer = peer_key(sock);
+    std::unique_lock<std::mutex> lock(mutex_);
+    std::optional<refusal> refused;
+    auto held = per_peer_.find(peer);
+    if (held != per_peer_.end() && held->second >= max_per_peer_) {
+      refused = refusal::peer_limit;
+    } else if (admitted_ >= max_) {
+      refused = refusal::connection_limit;
+    }
+    if (refused || stopping_) {
+      if (!stopping_ && rejections_.size() < kMaxPendingRejections) {
+        rejections_.push_back({sock, std::move(peer), *refused});
+        rejection_ready_.notify_one();
+        return;
+      }
+      lock.unlock();
+      ::close(sock);
+      return;
+    }
+    ++admitted_;
+    ++per_peer_[peer];
+    jobs_.push_back({sock, std::move(peer), refusal::connection_limit});
+    if (admitted_ > threads_.size()) {
+      threads_.emplace_back([this] { work(); });
+    } else {
+      job_ready_.notify_one();
+    }
+  }
+
+  void shutdown() override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    job_ready_.notify_all();
+    rejection_ready_.notify_all();
+    for (std::thread& thread : threads_) thread.join();
+    rejecter_.join();
+  }
+
+ private:
+  struct connection {
+    socket_t sock;
+    std::string peer;
+    refusal reason;  // for a refused one
+  };
+  using job_queue = std::deque<connection>;
+
+  // Runs `run` on the connections of `queue` in order until the pool stops and the queue is
+  // empty; `after` runs under the lock after each.
+  template <typename Run, typename After>
+  void drain(job_queue& queue, std::condition_variable& ready, Run run, After after) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      ready.wait(lock, [&] { return !queue.empty() || stopping_; });
+      if (queue.empty()) return;
+      connection next = std::move(queue.front());
+      queue.pop_front();
+      lock.unlock();
+      run(next);
+      lock.lock();
+      after(next);
+    }
+  }
+
+  void work() {
+    drain(
+        jobs_, job_ready_, [this](const connection& c) { serve_(c.sock); },
+        [this](const connection& c) {
+          --admitted_;
+          auto held = per_peer_.find(c.peer);
+          if (held != per_peer_.end() && --held->second == 0) per_peer_.erase(held);
+        });
+  }
+
+  void reject_loop() {
+    drain(
+        rejections_, rejection_ready_, [this](const connection& c) { refuse_(c.sock, c.reason); },
+        [](const connection&) {});
+  }
+
+  const size_t max_;
+  const size_t max_per_peer_;
+  std::function<void(socket_t)> serve_;
+  std::function<void(socket_t, refusal)> refuse_;
+  std::mutex mutex_;
+  std::condition_variable job_ready_;
+  std::condition_variable rejection_ready_;
+  job_queue jobs_;
+  job_queue rejections_;
+  std::vector<std::thread> threads_;
+  std::thread rejecter_;
+  size_t admitted_ = 0;
+  std::unordered_map<std::string, size_t> per_peer_;  // admitted connections by peer
+  bool stopping_ = false;
+};
 
 // One canonical request, already received whole, for httplib to parse; the response goes
 // straight to the socket.
@@ -295,8 +338,13 @@ void request_gate::release() {
 
 guarded_server::guarded_server(const connection_limits& limits)
     : limits_(limits), gate_(worker_count(limits)) {
-  const size_t max_connections = limits_.max_connections;
-  new_task_queue = [max_connections] { return new connection_pool(max_connections); };
+  new_task_queue = [this] {
+    auto* pool = new connection_pool(
+        limits_, [this](socket_t sock) { serve_connection(sock); },
+        [this](socket_t sock, refusal reason) { reject_connection(sock, reason); });
+    pool_ = pool;
+    return pool;
+  };
   set_payload_max_length(limits_.framing.max_body_bytes);
   set_keep_alive_max_count(limits_.keep_alive_max_requests);
   set_keep_alive_timeout(std::max(1, limits_.keep_alive_timeout_ms / 1000));
@@ -308,29 +356,25 @@ void guarded_server::widen_listen_backlog() {
 }
 
 bool guarded_server::process_and_close_socket(socket_t sock) {
-  switch (current_admission) {
-    case admission::drop:
-      ::close(sock);
-      return false;
-    case admission::reject:
-      reject_connection(sock);
-      return false;
-    case admission::serve:
-      serve_connection(sock);
-      return true;
-  }
-  return false;
+  // Called on the accept thread (connection_pool::enqueue runs the job at once).
+  static_cast<connection_pool*>(pool_)->admit(sock);
+  return true;
 }
 
-void guarded_server::reject_connection(socket_t sock) {
+void guarded_server::reject_connection(socket_t sock, refusal reason) {
   // Read what the client sent promptly (so that the close does not reset the answer away), answer
   // 503 and close; bounded to well under a second per connection.
   std::string ignored;
   receive(sock, ignored, 50);
-  answer_error(sock,
-               error{503, "the service is at its connection limit (" +
-                              std::to_string(limits_.max_connections) + "); retry shortly"},
-               "-", "-", 200);
+  const std::string message =
+      reason == refusal::peer_limit
+          ? "this client (" + peer_key(sock) + ") already holds " +
+                std::to_string(limits_.max_connections_per_peer) +
+                " open connections, the most one client may hold (--max-connections-per-peer); "
+                "close one or retry shortly"
+          : "the service is at its connection limit (" + std::to_string(limits_.max_connections) +
+                "); retry shortly";
+  answer_error(sock, error{503, message}, "-", "-", 200);
   linger_and_close(sock, 100);
 }
 

@@ -14,6 +14,9 @@ namespace {
 constexpr const char* kGrantPath = "/rewards/grant";
 constexpr const char* kPurchasesPath = "/purchases";
 constexpr const char* kRewardsPath = "/rewards";
+// The emulator's own helpers (the fraud rule's inputs), not operations of the API spec.
+constexpr const char* kCardsPath = "/emulator/cards";
+constexpr const char* kFraudReportPath = "/emulator/fraud_report";
 constexpr const char* kJson = "application/json";
 constexpr size_t kMaxPurchasesLimit = 1000;
 
@@ -103,7 +106,8 @@ void disabled_in_production(httplib::Server& server, const char* path) {
 void install_sandbox_routes(httplib::Server& server, const credentials& auth,
                             sandbox_service* sandbox) {
   if (sandbox == nullptr) {
-    for (const char* path : {kGrantPath, kPurchasesPath, kRewardsPath}) {
+    for (const char* path :
+         {kGrantPath, kPurchasesPath, kRewardsPath, kCardsPath, kFraudReportPath}) {
       disabled_in_production(server, path);
     }
     return;
@@ -145,6 +149,25 @@ void install_sandbox_routes(httplib::Server& server, const credentials& auth,
     send_json(res, 200, sandbox->list_rewards(*who, filters), kJson);
   });
 
+  server.Post(kCardsPath, [&auth, sandbox](const httplib::Request& req, httplib::Response& res) {
+    std::optional<caller> who = admit(auth, req, res);
+    if (!who) return;
+    result<std::string> registered = sandbox->register_card(*who, req.body);
+    if (!registered) return send_error(res, registered.err());
+    send_json(res, 201, registered.value(), kJson);
+  });
+
+  server.Get(kFraudReportPath, [&auth, sandbox](const httplib::Request& req,
+                                                httplib::Response& res) {
+    std::optional<caller> who = admit(auth, req, res);
+    if (!who) return;
+    result<std::string> report = sandbox->fraud_report(*who, scalar_param(req.params, "user_id"));
+    if (!report) return send_error(res, report.err());
+    send_json(res, 200, report.value(), kJson);
+  });
+
+  reject_other_methods(server, kCardsPath, false, true);
+  reject_other_methods(server, kFraudReportPath, true, false);
   reject_other_methods(server, kGrantPath, false, true);
   reject_other_methods(server, kPurchasesPath, true, true);
   reject_other_methods(server, kRewardsPath, true, false);

@@ -121,6 +121,18 @@ CREATE INDEX purchases_by_user ON purchases(user_id, landed_at);
 CREATE INDEX IF NOT EXISTS baskets_open ON baskets(user_id, updated_at)
   WHERE state IN ('checkout', 'placed');
 )sql",
+    // 4: the sandbox fraud rule (fraud_rule.hpp): a campaign's reward type, and the cards a user
+    // has registered (the emulator's own helper; the API spec shows no registration).
+    R"sql(
+ALTER TABLE campaigns ADD COLUMN reward_type TEXT NOT NULL DEFAULT 'promotion';
+CREATE TABLE user_cards (
+  user_id TEXT NOT NULL REFERENCES users(id),
+  number TEXT NOT NULL,                  -- digits only
+  registered_at TEXT NOT NULL,
+  PRIMARY KEY (user_id, number)
+);
+CREATE INDEX user_cards_by_number ON user_cards(number);
+)sql",
 };
 
 static_assert(sizeof kMigrations / sizeof kMigrations[0] == kSchemaVersion,

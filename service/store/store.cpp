@@ -87,8 +87,15 @@ bool store::insert_points_product(const std::string& id, const std::string& merc
 bool store::insert_campaign(const campaign_row& row) {
   return db_.insert_or_ignore(
       "INSERT OR IGNORE INTO campaigns (id, external_uid_hashid, merchant_id, reward_template, "
-      "purchase_trigger) VALUES (?, ?, ?, ?, ?)",
-      row.id, row.external_uid_hashid, row.merchant_id, row.reward_template, row.purchase_trigger);
+      "purchase_trigger, reward_type) VALUES (?, ?, ?, ?, ?, ?)",
+      row.id, row.external_uid_hashid, row.merchant_id, row.reward_template, row.purchase_trigger,
+      row.reward_type);
+}
+
+bool store::insert_card(const std::string& user_id, const card_row& row) {
+  return db_.insert_or_ignore(
+      "INSERT OR IGNORE INTO user_cards (user_id, number, registered_at) VALUES (?, ?, ?)", user_id,
+      row.number, row.registered_at);
 }
 
 std::vector<user_row> store::users() {
@@ -186,10 +193,10 @@ std::vector<reward_origin_row> store::rewards_with_origin_of(const std::string& 
 namespace {
 
 constexpr const char* kCampaignColumns =
-    "id, external_uid_hashid, merchant_id, reward_template, purchase_trigger";
+    "id, external_uid_hashid, merchant_id, reward_template, purchase_trigger, reward_type";
 
 campaign_row read_campaign(const statement& q) {
-  return campaign_row{q.integer(0), q.text(1), q.text(2), q.text(3), q.optional_text(4)};
+  return campaign_row{q.integer(0), q.text(1), q.text(2), q.text(3), q.optional_text(4), q.text(5)};
 }
 
 }  // namespace
@@ -224,6 +231,34 @@ bool store::has_campaign_reward(const std::string& user_id, int64_t campaign_id)
   statement q = db_.prepare("SELECT 1 FROM rewards WHERE user_id = ? AND campaign_id = ? LIMIT 1");
   q.bind(1, user_id).bind(2, campaign_id);
   return q.step();
+}
+
+std::vector<campaign_row> store::campaigns_of(const std::string& merchant_id) {
+  std::vector<campaign_row> rows;
+  statement q = db_.prepare(std::string("SELECT ") + kCampaignColumns +
+                            " FROM campaigns WHERE merchant_id = ? ORDER BY id");
+  q.bind(1, merchant_id);
+  while (q.step()) rows.push_back(read_campaign(q));
+  return rows;
+}
+
+std::vector<card_row> store::cards_of(const std::string& user_id) {
+  std::vector<card_row> rows;
+  statement q =
+      db_.prepare("SELECT number, registered_at FROM user_cards WHERE user_id = ? ORDER BY rowid");
+  q.bind(1, user_id);
+  while (q.step()) rows.push_back({q.text(0), q.text(1)});
+  return rows;
+}
+
+int64_t store::card_holder_count(const std::string& number) {
+  statement q = db_.prepare("SELECT count(DISTINCT user_id) FROM user_cards WHERE number = ?");
+  q.bind(1, number);
+  return q.step() ? q.integer(0) : 0;
+}
+
+void store::delete_cards_of(const std::string& user_id) {
+  db_.prepare("DELETE FROM user_cards WHERE user_id = ?").bind(1, user_id).run();
 }
 
 std::optional<basket_row> store::basket(const std::string& user_id, const std::string& id) {

@@ -63,6 +63,13 @@ struct campaign_row {
   std::string merchant_id;
   std::string reward_template;
   std::optional<std::string> purchase_trigger;  // JSON, see campaigns.hpp
+  std::string reward_type = "promotion";        // fraud_rule.hpp
+};
+
+/// A card a user registered (the emulator's helper), digits only.
+struct card_row {
+  std::string number;
+  std::string registered_at;
 };
 
 struct client_row {
@@ -136,6 +143,7 @@ class store {
   bool insert_points_product(const std::string& id, const std::string& merchant_id,
                              const std::string& record);
   bool insert_campaign(const campaign_row& row);
+  bool insert_card(const std::string& user_id, const card_row& row);
 
   // Reads.
   std::vector<user_row> users();
@@ -157,6 +165,15 @@ class store {
   /// The merchant's campaigns that have a purchase trigger.
   std::vector<campaign_row> triggered_campaigns_of(const std::string& merchant_id);
   bool has_campaign_reward(const std::string& user_id, int64_t campaign_id);
+  /// Every campaign of the merchant, by program id.
+  std::vector<campaign_row> campaigns_of(const std::string& merchant_id);
+
+  // Registered cards.
+  /// The user's cards, in the order registered.
+  std::vector<card_row> cards_of(const std::string& user_id);
+  /// How many users have registered this card number.
+  int64_t card_holder_count(const std::string& number);
+  void delete_cards_of(const std::string& user_id);
 
   // Baskets.
   std::optional<basket_row> basket(const std::string& user_id, const std::string& id);

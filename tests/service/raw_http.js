@@ -44,11 +44,12 @@ export function parseResponse(buffer) {
  * when `halfClose`, and resolves once `responses` final responses (100 Continue aside) arrived or
  * the server closed: { responses, closed, error }. Bounded by `timeout` ms (then it resolves
  * with what it has, `timedOut` set). `statusOnly`: resolve at the first final status line.
+ * `localAddress`: the client's own address (e.g. 127.0.0.2, another peer on loopback).
  */
-export function exchange(url, chunks, { responses: wanted = 1, halfClose = false, timeout = 20_000, statusOnly = false } = {}) {
+export function exchange(url, chunks, { responses: wanted = 1, halfClose = false, timeout = 20_000, statusOnly = false, localAddress } = {}) {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port) });
+    const socket = net.connect({ host: hostname, port: Number(port), localAddress });
     let buffer = Buffer.alloc(0);
     const responses = [];
     let settled = false;
@@ -101,11 +102,14 @@ export function requestBytes(method, target, fields, body = '') {
   return `${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
-/** Opens a socket that sends `prefix` and then stalls; resolves once it is connected. */
-export function stalledClient(url, prefix) {
+/**
+ * Opens a socket that sends `prefix` and then stalls; resolves once it is connected.
+ * `localAddress`: the client's own address.
+ */
+export function stalledClient(url, prefix, { localAddress } = {}) {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: hostname, port: Number(port) }, () => {
+    const socket = net.connect({ host: hostname, port: Number(port), localAddress }, () => {
       socket.write(prefix);
       resolve(socket);
     });

@@ -1,5 +1,5 @@
 // The sandbox across restarts and versions: a pending simulated purchase survives a restart, a
-// schema 1 database is migrated to 2, and invalid campaign triggers or templates stop the start.
+// schema 1 database is migrated to the current schema, and invalid campaign triggers or templates stop the start.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -69,7 +69,7 @@ test('a simulated purchase still pending at shutdown lands after the restart, on
   assert.equal((await consumer(third, 'GET', '/rewards?campaign_ids[]=cmp_Hb4tR6', { as: 'u_1003' })).body.rewards.length, 1);
 });
 
-test('a schema 1 database is migrated to the current schema (3) on start', { timeout: 60_000 }, async (t) => {
+test('a schema 1 database is migrated to the current schema (4) on start', { timeout: 60_000 }, async (t) => {
   if (spawnSync('sqlite3', ['-version']).error) {
     t.skip('the sqlite3 command line tool is not installed');
     return;
@@ -83,13 +83,16 @@ test('a schema 1 database is migrated to the current schema (3) on start', { tim
     'DROP INDEX purchases_by_user;',
     'ALTER TABLE campaigns DROP COLUMN purchase_trigger;',
     'ALTER TABLE rewards DROP COLUMN trigger_purchase_id;',
+    'DROP INDEX baskets_open;',
+    'DROP TABLE user_cards;',
+    'ALTER TABLE campaigns DROP COLUMN reward_type;',
     'UPDATE schema_version SET version = 1;',
   ].join(' ')], { encoding: 'utf8' });
   assert.equal(downgrade.status, 0, downgrade.stderr);
 
   const migrated = await start({ db });
   const version = spawnSync('sqlite3', [db, 'SELECT version FROM schema_version'], { encoding: 'utf8' });
-  assert.equal(version.stdout.trim(), '3');
+  assert.equal(version.stdout.trim(), '4');
   const granted = await consumer(migrated, 'POST', '/rewards/grant', { as: 'u_1001', body: { campaign_id: 'cmp_Hb7dQ2', user_id: 'u_1001' } });
   assert.equal(granted.status, 201, granted.text);
   assert.equal((await migrated.stop()).code, 0);

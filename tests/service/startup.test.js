@@ -83,7 +83,7 @@ test('an invalid fixture stops the start with the path of the problem', () => {
 test('the fixture seeds a new database only and never overwrites one', { timeout: 60_000 }, async () => {
   const db = path.join(scratch.dir, 'seed.db');
   const first = await start({ db });
-  assert.match(first.stderr, /created .*seed\.db \(schema 3\)/);
+  assert.match(first.stderr, /created .*seed\.db \(schema 4\)/);
   const total = fixture.merchants.reduce((n, m) => n + 1 + m.locations.length, 0) +
     fixture.clients.length +
     fixture.users.reduce((n, u) => n + 1 + u.points.length, 0) +
@@ -130,7 +130,7 @@ test('a database from a newer service is refused', { timeout: 60_000 }, async (t
   assert.equal(bump.status, 0, bump.stderr);
   const refused = runServiceSync(['--port', '0', '--db', db]);
   assert.equal(refused.status, 1);
-  assert.match(refused.stderr, /schema version 99, newer than this service \(3\)/);
+  assert.match(refused.stderr, /schema version 99, newer than this service \(4\)/);
 });
 
 test('the database is in WAL mode with synchronous FULL commits', { timeout: 60_000 }, async (t) => {
@@ -142,7 +142,7 @@ test('the database is in WAL mode with synchronous FULL commits', { timeout: 60_
   const db = path.join(scratch.dir, 'wal.db');
   const service = await start({ db });
   const mode = spawnSync('sqlite3', [db, 'PRAGMA journal_mode; SELECT version FROM schema_version'], { encoding: 'utf8' });
-  assert.deepEqual(mode.stdout.trim().split('\n'), ['wal', '3']);
+  assert.deepEqual(mode.stdout.trim().split('\n'), ['wal', '4']);
   assert.equal((await service.stop()).code, 0);
 });
 

@@ -20,7 +20,7 @@ const COMMANDS = {
     run: async (argv, io) => (await import('./qualify_cli.js')).runQualifyCli('explain', argv, io),
   },
   sandbox: {
-    summary: 'the consumer API sandbox: grant, purchase, purchases, wait, rewards',
+    summary: 'the consumer API sandbox: grant, purchase, purchases, wait, rewards; register-card, doctor',
     run: async (argv, io) => (await import('./sandbox_cli.js')).runSandboxCli(argv, io),
   },
   serve: {
@@ -39,7 +39,8 @@ ${Object.entries(COMMANDS)
 
 "loyalty-qualifier <command> --help" describes a command. Exit codes: 0 done, 1 refused (the
 {"code","message"} body on stderr), 2 bad command line or unreadable file, 3 sandbox wait: not
-landed yet, 4 sandbox: the service could not be reached.`;
+landed yet, 4 sandbox: the service could not be reached, 5 sandbox doctor: some rewards would
+silently fail.`;
 
 function usageError(io, message) {
   return reportUsageError(io.stderr, 'loyalty-qualifier', new UsageError(message), USAGE);

@@ -15,6 +15,8 @@ export const EXIT = Object.freeze({
   NOT_LANDED: 3,
   /** sandbox: the service could not be reached (for wait: on any poll). */
   UNREACHABLE: 4,
+  /** sandbox doctor: some of the user's rewards would silently fail (the sandbox fraud rule). */
+  SILENT_FAILURES: 5,
 });
 
 /** A bad command line or an unreadable input file: exit 2 with this message on stderr. */

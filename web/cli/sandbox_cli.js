@@ -1,5 +1,6 @@
-// `loyalty-qualifier sandbox grant|purchase|purchases|wait|rewards ...`: the consumer API's
-// sandbox operations from a terminal, over SandboxClient. Answers are JSON on stdout; errors are
+// `loyalty-qualifier sandbox grant|purchase|purchases|wait|rewards|register-card|doctor ...`: the
+// consumer API's sandbox operations (and the local service's helpers for the emulated fraud
+// rule) from a terminal, over SandboxClient. Answers are JSON on stdout; errors are
 // the contract body {"code","message"} on stderr; while waiting, a live progress line on stderr.
 // A bad command line is plain text on stderr (exit 2).
 import { EXIT, UsageError, parseCommandLine, reportUsageError } from './command_line.js';
@@ -24,6 +25,15 @@ commands (consumer API sandbox operations, API spec 4.2-4.5 and 8):
   rewards    [--state STATE]... [--campaign HASHID]... [--id REWARD_ID]...
              list the user's rewards; repeated options are sent as states[]=a&states[]=b
 
+the local service's own helpers (the emulated sandbox fraud rule; not API spec operations):
+  register-card  --number CARD_NUMBER [--replace] [--user USER_ID]
+             register a card for the user; a standard test card (4111111111111111 ...) is
+             high-risk: use the first 6 and last 4 digits of one, middle digits your own
+  doctor     [--user USER_ID] [--json]
+             before a test run: which of the user's campaign rewards (intro, birthday, winback,
+             signup) would silently fail to activate because of a high-risk card, and the fix;
+             exit 5 when some would
+
 connection (options, else environment):
   --url URL          LOYALTY_SANDBOX_API_URL   the sandbox API URL, e.g. http://127.0.0.1:8080
   --token TOKEN      LOYALTY_ACCESS_TOKEN      Authorization: Bearer <TOKEN>
@@ -37,11 +47,13 @@ const COMMANDS = {
   purchases: { required: [], optional: ['location', 'source', 'since', 'before', 'limit'] },
   wait: { required: ['user'], optional: ['amount', 'location', 'purchased-at', 'since'] },
   rewards: { required: [], optional: ['state', 'campaign', 'id'] },
+  'register-card': { required: ['number'], optional: ['replace', 'user'] },
+  doctor: { required: [], optional: ['user', 'json'] },
 };
 const CONNECTION = ['url', 'token', 'client-id', 'timeout-ms'];
 const POLLING = ['first-poll', 'max-interval', 'give-up-after'];
 const REPEATABLE = new Set(['location', 'source', 'state', 'campaign', 'id']);
-const FLAGS = new Set(['wait']);
+const FLAGS = new Set(['wait', 'replace', 'json']);
 const USAGE_PREFIX = 'loyalty-qualifier sandbox';
 const ENVIRONMENT = { url: 'LOYALTY_SANDBOX_API_URL', token: 'LOYALTY_ACCESS_TOKEN', 'client-id': 'LOYALTY_CLIENT_ID' };
 
@@ -238,6 +250,42 @@ async function waitFor(client, match, values, io) {
   return EXIT.UNREACHABLE;
 }
 
+/** The doctor's report as text: cards, then each campaign's verdict, then the fix. */
+export function renderFraudReport(report, { command = 'loyalty-qualifier sandbox' } = {}) {
+  const lines = [`sandbox doctor: user ${report.user_id} (merchant ${report.merchant_id})`];
+  lines.push('cards:');
+  if (report.cards.length === 0) lines.push('  none registered');
+  for (const card of report.cards) {
+    const brand = card.brand === null ? '' : ` (${card.brand})`;
+    lines.push(`  ${card.card}${brand}: ${card.high_risk ? `HIGH-RISK, ${card.reason}` : 'fine (unique)'}`);
+  }
+  lines.push('campaigns:');
+  if (report.campaigns.length === 0) lines.push('  none');
+  for (const campaign of report.campaigns) {
+    const name = `${campaign.campaign_id} (program ${campaign.program_id}, ${campaign.reward_type}) ` +
+      `${JSON.stringify(campaign.label)}`;
+    let verdict;
+    if (!campaign.activates) {
+      verdict = `WOULD SILENTLY FAIL to activate (${campaign.issued_by.join(' or ')}): ${campaign.reason}`;
+    } else if (campaign.fraud_protected) {
+      verdict = 'activates (fraud-protected, no high-risk card)';
+    } else {
+      verdict = 'activates (not fraud-protected)';
+    }
+    lines.push(`  ${name}: ${verdict}`);
+  }
+  const failing = report.silent_failures;
+  lines.push(failing === 0
+    ? 'no reward would silently fail.'
+    : `${failing} campaign reward${failing === 1 ? '' : 's'} would silently fail, with no error from the sandbox.`);
+  if (report.fix !== null) {
+    lines.push(`fix: ${report.fix.message}`);
+    lines.push(`  ${command} register-card --user ${report.user_id} --number ${report.fix.card_number} --replace`);
+  }
+  lines.push(`rule: ${report.rule}`);
+  return `${lines.join('\n')}\n`;
+}
+
 function matchOf(values, defaults = {}) {
   const match = { user_id: values.user };
   const amount = values.amount ?? defaults.amount;
@@ -286,6 +334,15 @@ async function run(command, values, io) {
     case 'rewards':
       print(await client.listRewards({ states: values.state, campaign_ids: values.campaign, ids: values.id }));
       return 0;
+    case 'register-card':
+      print(await client.registerCard({ card_number: values.number, replace: values.replace ?? false, user_id: values.user }));
+      return 0;
+    case 'doctor': {
+      const report = await client.fraudReport({ user_id: values.user });
+      if (values.json) print(report);
+      else io.stdout.write(renderFraudReport(report, { command: USAGE_PREFIX }));
+      return report.silent_failures > 0 ? EXIT.SILENT_FAILURES : EXIT.OK;
+    }
     default:
       throw new UsageError(`unknown sandbox command "${command}"`);
   }
@@ -294,7 +351,8 @@ async function run(command, values, io) {
 /**
  * Runs `loyalty-qualifier sandbox ...` (argv: the arguments after "sandbox") and resolves the
  * exit code (EXIT): 0 done, 1 refused, 2 bad command line, 3 the purchase has not landed in time,
- * 4 the service could not be reached (wait: on any poll).
+ * 4 the service could not be reached (wait: on any poll), 5 doctor: some rewards would silently
+ * fail.
  * io (tests): { stdout, stderr, env, fetch, timers, isTTY, signal, now }; defaults: the process's.
  */
 export async function runSandboxCli(argv, io = {}) {

@@ -14,6 +14,7 @@ import {
 const USAGE = `usage: loyalty-qualifier serve [--port P] [--host ADDRESS] [--db FILE|:memory:]
                              [--fixture FILE] [--mode sandbox|production]
                              [--processing-delay SECONDS] [--now RFC3339]
+                             [--max-connections-per-peer N]
 
   --port P                 default 0: a free port; the first line on stdout is the base URL
   --host ADDRESS           bind address (default 127.0.0.1)
@@ -23,7 +24,10 @@ const USAGE = `usage: loyalty-qualifier serve [--port P] [--host ADDRESS] [--db 
   --mode                   sandbox (default; sandbox operations on) or production
   --processing-delay S     seconds until a billed basket or purchase lands (default 900 in
                            sandbox mode, 0 in production)
-  --now RFC3339            a fixed service clock (tests)`;
+  --now RFC3339            a fixed service clock (tests)
+  --max-connections-per-peer N
+                           open connections one client (remote address) may hold, 1-1000
+                           (default 128); beyond: 503 while other clients are still served`;
 
 const EXIT_USAGE = 2;
 

@@ -716,6 +716,61 @@ export interface WaitOptions {
   filters?: PurchaseFilters;
 }
 
+/**
+ * The sandbox fraud rule (API spec 7), as the local service emulates it in sandbox mode: a
+ * standard test card number (4111111111111111, 4242424242424242, 5555555555554444,
+ * 378282246310005, 6011111111111117 ... docs/service.md lists them), or any card registered to
+ * more than one user, is high-risk; on a user holding one, the rewards of the fraud-protected
+ * reward types (intro, birthday, winback, signup) silently fail to activate (grant) or to be
+ * earned (campaign trigger): same answer, no error. Points products and free_item or promotion
+ * rewards are not affected. Workaround: a unique card number per test user, keeping the first 6
+ * and last 4 digits of a standard test card (middle digits your own, the same on every run; no
+ * Luhn check).
+ */
+export type CampaignRewardType = 'intro' | 'birthday' | 'winback' | 'signup' | 'free_item' | 'promotion';
+
+/** The local service's helper POST /emulator/cards (not an operation of the API spec). */
+export interface CardRegistration {
+  /** 12 to 19 digits (spaces and dashes allowed): the first 6 and last 4 of a standard test card. */
+  card_number: string;
+  /** Drop the user's other cards first (e.g. a high-risk one). */
+  replace?: boolean;
+  /** The token's user (403 for another). */
+  user_id?: string;
+}
+
+export interface RegisteredCard {
+  /** Masked: "411111******1111". */
+  card: string;
+  brand: string;
+  user_id: string;
+  registered_at: string;
+}
+
+/** The local service's helper GET /emulator/fraud_report: what `sandbox doctor` renders. */
+export interface FraudReport {
+  user_id: string;
+  merchant_id: string;
+  /** The rule, in words. */
+  rule: string;
+  cards: { card: string; brand: string | null; high_risk: boolean; reason: string | null }[];
+  campaigns: {
+    campaign_id: string;
+    program_id: number;
+    label: string;
+    reward_type: CampaignRewardType;
+    fraud_protected: boolean;
+    issued_by: ('grant' | 'purchase trigger')[];
+    /** false: its reward would silently fail to activate or be earned for this user. */
+    activates: boolean;
+    reason: string | null;
+  }[];
+  /** How many campaigns' rewards would silently fail. */
+  silent_failures: number;
+  /** null when no card is high-risk. */
+  fix: { card_number: string; replace: true; message: string } | null;
+}
+
 export interface SandboxClientOptions {
   /** The consumer API sandbox, e.g. http://127.0.0.1:8080 (the local service in sandbox mode). */
   sandboxApiUrl: string;
@@ -732,7 +787,11 @@ export interface SandboxClientOptions {
 export declare class SandboxClient {
   constructor(options: SandboxClientOptions);
   readonly sandboxApiUrl: string;
-  /** POST /rewards/grant: resolves the reward created. */
+  /**
+   * POST /rewards/grant: resolves the reward created. An intro, birthday, winback or signup reward
+   * granted to a user holding a standard test card silently does not activate (same answer; see
+   * CampaignRewardType for the rule and the workaround).
+   */
   grantReward(request: GrantRequest, options?: RequestOptions): Promise<SandboxReward>;
   /** POST /purchases: accepted, processed asynchronously (no body). */
   simulatePurchase(purchase: PurchaseRequest, options?: RequestOptions): Promise<void>;
@@ -740,6 +799,10 @@ export declare class SandboxClient {
   listPurchases(filters?: PurchaseFilters, options?: RequestOptions): Promise<SandboxPurchase[]>;
   /** GET /rewards, e.g. listRewards({ states: ['redeemable', 'redeemed'] }). */
   listRewards(filters?: RewardFilters, options?: RequestOptions): Promise<SandboxReward[]>;
+  /** The local service's POST /emulator/cards: registers a card (the fraud rule's input). */
+  registerCard(registration: CardRegistration, options?: RequestOptions): Promise<RegisteredCard>;
+  /** The local service's GET /emulator/fraud_report: which rewards would silently fail. */
+  fraudReport(query?: { user_id?: string }, options?: RequestOptions): Promise<FraudReport>;
   /** Polls per API spec 8; resolves the matching purchase, or null after about 45 minutes. */
   waitForPurchase(match: PurchaseMatch, options?: WaitOptions): Promise<SandboxPurchase | null>;
 }

@@ -151,6 +151,13 @@ export class SandboxClient {
    * POST /rewards/grant { campaign_id, user_id }: issues the campaign's reward to the user.
    * `campaign_id` is the hashid form of the program's external_uid (a numeric program id does
    * not resolve). Resolves the reward record created.
+   *
+   * The sandbox's fraud rule (API spec 7): when the user holds a standard test card (e.g.
+   * 4111111111111111), the reward of an intro, birthday, winback or signup campaign silently does
+   * not activate; this call answers exactly the same, but the reward never shows in listRewards()
+   * or the account. Give each test user a unique card number (the first 6 and last 4 digits of a
+   * standard test card, middle digits your own); against the local service, fraudReport() and
+   * `loyalty-qualifier sandbox doctor` say beforehand which rewards would fail.
    */
   async grantReward({ campaign_id, user_id } = {}, { signal } = {}) {
     const answer = await this.#endpoint.request('POST', '/rewards/grant', {
@@ -181,6 +188,32 @@ export class SandboxClient {
   async listRewards(filters = {}, { signal } = {}) {
     const answer = await this.#endpoint.request('GET', `/rewards${encodeQuery(filters)}`, { signal });
     return answer?.rewards ?? [];
+  }
+
+  /**
+   * The local service's own helper (not an operation of the API spec, which shows no card
+   * registration): POST /emulator/cards registers a card for the token's user, the input of the
+   * emulated sandbox fraud rule. A standard test card (e.g. 4111111111111111) is high-risk: the
+   * user's intro, birthday, winback and signup rewards then silently fail to activate. Use a
+   * unique number per test user: the first 6 and last 4 digits of a standard test card, middle
+   * digits of your own, the same on every run. `replace: true` drops the user's other cards.
+   * Resolves `{ card, brand, user_id, registered_at }` (the card masked).
+   */
+  async registerCard({ card_number, replace, user_id } = {}, { signal } = {}) {
+    const answer = await this.#endpoint.request('POST', '/emulator/cards', {
+      body: JSON.stringify({ card_number, replace, user_id }),
+      signal,
+    });
+    return answer?.card;
+  }
+
+  /**
+   * The local service's own helper: GET /emulator/fraud_report, which of the user's campaign
+   * rewards the emulated sandbox fraud rule would silently withhold, and the fix:
+   * `{ user_id, merchant_id, rule, cards, campaigns, silent_failures, fix }`.
+   */
+  async fraudReport({ user_id } = {}, { signal } = {}) {
+    return this.#endpoint.request('GET', `/emulator/fraud_report${encodeQuery({ user_id })}`, { signal });
   }
 
   /**

@@ -17,6 +17,8 @@ export interface LocalServiceOptions {
   host?: string;
   /** A fixed service clock: the order time of requests without order_timestamp. */
   now?: string | Date;
+  /** Open connections one client (remote address) may hold, 1-1000; default 128; beyond: 503. */
+  maxConnectionsPerPeer?: number;
   /** How long to wait for the service to listen before giving up; default 30000. */
   startTimeoutMs?: number;
   /** The loyalty_service executable to run; default serviceBinaryPath(). */

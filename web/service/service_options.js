@@ -67,6 +67,17 @@ export const SERVICE_OPTIONS = [
     },
   },
   {
+    // The per-client fairness cap: connections one remote address may hold (service default 128).
+    key: 'maxConnectionsPerPeer',
+    flag: '--max-connections-per-peer',
+    text(count) {
+      if (!Number.isInteger(count) || count < 1 || count > 1000) {
+        throw new TypeError('maxConnectionsPerPeer must be an integer from 1 to 1000');
+      }
+      return String(count);
+    },
+  },
+  {
     // A fixture object is written to a file by the launcher; the flag then names that file.
     key: 'fixture',
     flag: '--fixture',

@@ -41,7 +41,9 @@ import {
   purchaseMatcher,
   type ConfirmResult,
   type DivergenceEvent,
+  type FraudReport,
   type QualifyResult,
+  type RegisteredCard,
   type SandboxPurchase,
   type SandboxReward,
   type SnapshotStore,
@@ -147,6 +149,10 @@ export async function usage(): Promise<void> {
     },
   );
   await sandbox.waitForPurchase((p) => p.points > 10);
+  const card: RegisteredCard = await sandbox.registerCard({ card_number: '4111 1198 7654 1111', replace: true });
+  const report: FraudReport = await sandbox.fraudReport({ user_id: 'u_1' });
+  const failing: number = report.silent_failures + report.campaigns.filter((c) => !c.activates).length;
+  console.log(card.card, report.fix?.card_number, failing);
   const delays: number[] = pollDelays({ ...SANDBOX_POLL_SCHEDULE, totalMs: 1000 });
   const query: string = encodeQuery({ states: ['a', 'b'], limit: 3, skip: undefined });
   const matches: boolean = purchaseMatcher({ amount: '1.00' })(purchases[0]!);
@@ -180,6 +186,8 @@ new HybridQualifier({ client: {} });
 new SandboxClient({ sandboxApiUrl: 'x', accessToken: 't', clientId: 'c' }).grantReward({ campaign_id: 41001, user_id: 'u' });
 // @ts-expect-error states is an array filter
 new SandboxClient({ sandboxApiUrl: 'x', accessToken: 't', clientId: 'c' }).listRewards({ states: [{}] });
+// @ts-expect-error card_number is the number as text
+new SandboxClient({ sandboxApiUrl: 'x', accessToken: 't', clientId: 'c' }).registerCard({ card_number: 4111111111111111 });
 // @ts-expect-error the account read's venue is instore or online
 client.account({ redemptionVenue: 'drive-thru' });
 // @ts-expect-error reward_states[] is an array of states
