@@ -7,7 +7,9 @@
 // Query parameters: now=RFC3339 (a fixed clock for order times), poll=SECONDS (account refresh
 // period), api=BASE (the API base URL), guest=USER_ID (the initial guest), max_age=SECONDS (age
 // after which offers are provisional; default 900), retry=SECONDS (first wait before replaying
-// pending orders; default 2), offline=provisional (redeem offers offline, up to $5).
+// pending orders; default 2), offline=provisional (redeem offers offline, up to $5), worker=off
+// (run the engine on the page's thread; by default it runs in a Web Worker, so that loading a big
+// account never freezes the page).
 import { HybridQualifier } from '../../web/clients/hybrid_qualifier.js';
 import { indexedDbSnapshotStore } from '../../web/clients/snapshot_store.js';
 import { indexedDbOrderOutbox } from '../../web/clients/order_outbox.js';
@@ -90,6 +92,7 @@ function hybridFor(guest) {
     outbox,
     maxAgeMs: secondsParam('max_age', 900) * 1000,
     qualifierOptions: { now: clock },
+    worker: params.get('worker') !== 'off',
     offline: offlinePolicy(),
     backoff: { initialMs: secondsParam('retry', 2) * 1000, maxMs: 60_000 },
     onOrderSettled: (order, outcome) => {

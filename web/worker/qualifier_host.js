@@ -1,7 +1,7 @@
 // The worker side of loyalty-qualifier/worker: hosts any number of qualifiers (one per
 // createQualifierWorker call), each known by a number, and answers the page's messages
 // { id, op, ... } with { id, result } or { id, error }. The wasm module is loaded once per worker.
-import { createQualifier, diagnostics } from '../engine/qualifier.js';
+import { createQualifier, diagnostics, initQualifier } from '../engine/qualifier.js';
 import { disposedError, errorBody, snapshotText } from './worker_messages.js';
 
 /**
@@ -20,6 +20,10 @@ export function hostQualifiers(listen, post) {
   }
 
   const operations = {
+    // startQualifierWorker: the engine loads before the first snapshot arrives.
+    init({ wasm }) {
+      return initQualifier(wasm === undefined ? {} : { wasm });
+    },
     async create({ snapshot, now, clock, wasm }) {
       const entry = { now: undefined };
       const options = {};

@@ -73,3 +73,10 @@ export function createQualifierWorker(
   snapshot: Snapshot | string | ArrayBuffer | ArrayBufferView,
   options?: WorkerQualifierOptions,
 ): Promise<WorkerQualifier>;
+
+/**
+ * Starts a worker for qualifiers (a Web Worker; in Node a worker thread), its engine loading at
+ * once from `options.wasm`, so that the first createQualifierWorker({ worker }) in it waits for
+ * nothing but its snapshot. End it with `terminate()` (or any hosted qualifier's terminate()).
+ */
+export function startQualifierWorker(options?: { wasm?: WasmSource }): QualifierWorkerHost;

@@ -1,7 +1,7 @@
 // loyalty-qualifier/worker (browsers, bundlers): a qualifier whose engine runs in a module Web
 // Worker. Types: web/worker/worker.d.ts; the guide: docs/workers.md.
 import { QualifyError } from '../engine/qualify_error.js';
-import { createQualifierIn } from './worker_qualifier.js';
+import { createQualifierIn, startWorkerIn } from './worker_qualifier.js';
 
 export { QualifyError };
 
@@ -20,4 +20,12 @@ function startWorker() {
  */
 export function createQualifierWorker(snapshot, options) {
   return createQualifierIn({ startWorker, QualifyError }, snapshot, options);
+}
+
+/**
+ * Starts a Web Worker for qualifiers (pass it as createQualifierWorker's options.worker), its engine
+ * loading at once from options.wasm; end it with terminate().
+ */
+export function startQualifierWorker(options) {
+  return startWorkerIn({ startWorker, QualifyError }, options);
 }

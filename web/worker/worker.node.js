@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 
 // Errors are the QualifyError of the package's Node entry (a bundle with a class of its own).
 import { QualifyError } from '../index.node.mjs';
-import { createQualifierIn } from './worker_qualifier.js';
+import { createQualifierIn, startWorkerIn } from './worker_qualifier.js';
 
 export { QualifyError };
 
@@ -17,4 +17,12 @@ function startWorker() {
  */
 export function createQualifierWorker(snapshot, options) {
   return createQualifierIn({ startWorker, QualifyError }, snapshot, options);
+}
+
+/**
+ * Starts a worker thread for qualifiers (pass it as createQualifierWorker's options.worker), its engine
+ * loading at once from options.wasm; end it with terminate().
+ */
+export function startQualifierWorker(options) {
+  return startWorkerIn({ startWorker, QualifyError }, options);
 }

@@ -115,6 +115,21 @@ async function wasmForWorker(wasm) {
 }
 
 /**
+ * startQualifierWorker for a runtime: a worker for createQualifierWorker's options.worker, its
+ * engine loading at once (from options.wasm). A failure to load is reported by the first
+ * createQualifierWorker in it.
+ */
+export function startWorkerIn(runtime, options = {}) {
+  if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  const worker = runtime.startWorker();
+  const connection = connectionTo(worker);
+  wasmForWorker(options.wasm)
+    .then(({ wasm, transfer }) => connection.call({ op: 'init', wasm }, transfer))
+    .catch(() => {});
+  return worker;
+}
+
+/**
  * createQualifierWorker for a runtime: `runtime.startWorker()` starts a worker running the
  * qualifier script when options.worker gives none; errors are `runtime.QualifyError`s.
  */
