@@ -18,6 +18,12 @@ import { createServiceClient } from './service_client.js';
 
 export const params = new URLSearchParams(globalThis.location?.search ?? '');
 
+// The guests' HybridQualifiers run the engine in a Web Worker (`worker: true`) unless ?worker=off.
+const engineInWorker = params.get('worker') !== 'off';
+// Its module starts loading now, with the page, rather than once the configuration has named the
+// guests: the worker then starts sooner (bench/README.md, "Off the main thread").
+if (engineInWorker) import('../../web/worker/worker.js').catch(() => {});
+
 const fixedNow = (() => {
   const text = params.get('now');
   const ms = text ? Date.parse(text) : Number.NaN;
@@ -92,7 +98,7 @@ function hybridFor(guest) {
     outbox,
     maxAgeMs: secondsParam('max_age', 900) * 1000,
     qualifierOptions: { now: clock },
-    worker: params.get('worker') !== 'off',
+    worker: engineInWorker,
     offline: offlinePolicy(),
     backoff: { initialMs: secondsParam('retry', 2) * 1000, maxMs: 60_000 },
     onOrderSettled: (order, outcome) => {

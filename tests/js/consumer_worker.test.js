@@ -69,6 +69,9 @@ async function compare(snapshot, basket, wasm) {
   local.dispose();
   await inWorker.dispose();
   result.disposed = [await errorOf(() => local.qualify(basket)), await errorOf(() => inWorker.qualify(basket))];
+  const ended = await createQualifierWorker(snapshot, options);
+  await ended.terminate();
+  result.terminated = await errorOf(() => ended.qualify(basket));
   return result;
 }
 `;
@@ -204,6 +207,8 @@ function assertSameAsInThread(result) {
   assert.equal(result.bytesIntact, Buffer.byteLength(snapshot), 'the caller keeps its snapshot bytes');
   assert.equal(result.handlesWithTwo, 2, 'one worker hosts two qualifiers');
   assert.equal(result.handlesWithOne, 1, 'dispose() frees the snapshot in the worker');
+  assert.equal(result.terminated.code, 410, 'terminate() ends the worker: later calls are refused');
+  assert.equal(result.terminated.isQualifyError, true);
 }
 
 async function checkIn(app) {
@@ -219,10 +224,10 @@ async function checkIn(app) {
     const result = await page.evaluate(([s, b]) => window.lq.compare(s, b), [snapshot, basket]);
     assertSameAsInThread(result);
     assert.equal(await page.evaluate(() => window.lq.sameErrorClass), true);
-    // Every worker the page started (two: the shared one, and one for the invalid snapshot) has
-    // ended: dispose() and a failed create leave nothing behind.
+    // Every worker the page started (the shared one, one for the invalid snapshot, one ended by
+    // terminate()) has ended: dispose(), a failed create and terminate() leave nothing behind.
     await waitFor(() => page.workers().length === 0, () => `workers still running: ${page.workers().map((w) => w.url())}`);
-    assert.ok(closed.length >= 2, `workers started and ended: ${closed.join(', ')}`);
+    assert.ok(closed.length >= 3, `workers started and ended: ${closed.join(', ')}`);
     assert.deepEqual(messages.filter((m) => /error/i.test(m)), [], messages.join('\n'));
   } finally {
     await page.close();

@@ -2,6 +2,8 @@
 import {
   QualifyError,
   createQualifierWorker,
+  startQualifierWorker,
+  type QualifierWorkerHost,
   type WorkerQualifier,
   type WorkerQualifierOptions,
 } from 'loyalty-qualifier/worker';
@@ -20,6 +22,10 @@ const { liveHandles, wasmMemoryBytes }: { liveHandles: number; wasmMemoryBytes: 
 await second.dispose();
 const gone: boolean = second.disposed;
 await first.terminate();
+const host: QualifierWorkerHost = startQualifierWorker({ wasm: new URL('https://example.test/q.wasm') });
+const third = await createQualifierWorker('{"schema_version":1}', { worker: host });
+await third.dispose();
+host.terminate();
 try {
   await first.qualify({});
 } catch (e) {
