@@ -105,3 +105,15 @@ test('offline, the provisional policy promises the discount the worker computes'
     offline.dispose();
   }
 });
+
+test('worker: true where there is no Web Worker (Node): the engine stays in this thread, same answers', async () => {
+  assert.equal(typeof globalThis.Worker, 'undefined', 'this Node has no Web Worker');
+  const inThread = hybridOf({});
+  const fallback = hybridOf({ worker: true });
+  try {
+    assert.deepEqual(await fallback.qualify(basket), await inThread.qualify(basket));
+  } finally {
+    inThread.dispose();
+    fallback.dispose();
+  }
+});
