@@ -452,6 +452,9 @@ async function workerFigures() {
       // copy of the engine's modules and glue, one import after the other, before the wasm.
       row('  why: snapshot in use (page ready) worker / in-thread; a worker starts, then loads the engine modules again',
         `${msText(w[`kioskReady.worker.x${throttle}`])} / ${msText(w[`kioskReady.thread.x${throttle}`])}`, '', null);
+      row('  profile: a fresh page with the S snapshot: import + first load, worker / in-thread (not throttled)',
+        `${msText(w['startImport.worker'])} + ${msText(w['startLoad.worker'])} / ` +
+        `${msText(w['startImport.thread'])} + ${msText(w['startLoad.thread'])}`, '', null);
     }
   }
 }

@@ -9,6 +9,9 @@
 //       'longtask', 0 when none reached 50 ms) while a fresh page loads the 5,000-reward snapshot
 //       (an object, as parsed from an API answer) with createQualifier / createQualifierWorker;
 //       load.thread / load.worker: how long that load took; medians of several fresh pages;
+//   startImport.* / startLoad.*  the same with the S snapshot: the page's import of the module,
+//       then createQualifier / createQualifierWorker (for the worker: its start, its own imports
+//       of the engine and the glue, the wasm, the load): what a small account waits for;
 //   roundTrip.S/M/L, inThread.S/M/L  qualify() per call through the worker (each awaited before
 //       the next) and in the page's thread, requests as objects cycling over the 64 baskets,
 //       medians of rounds after a warm-up;
@@ -100,11 +103,14 @@ async function firstLoad({ how, snapshot }) {
   await new Promise((resolve) => setTimeout(resolve, 50));
   const start = performance.now();
   let q;
+  let importMs;
   if (how === 'worker') {
     const { createQualifierWorker } = await import('/web/worker/worker.js');
+    importMs = performance.now() - start;
     q = await createQualifierWorker(body);
   } else {
     const { createQualifier } = await import('/web/dist/loyalty_qualifier.browser.mjs');
+    importMs = performance.now() - start;
     q = await createQualifier(body);
   }
   const loadMs = performance.now() - start;
@@ -113,7 +119,7 @@ async function firstLoad({ how, snapshot }) {
   await new Promise((resolve) => setTimeout(resolve, 0));
   const tasks = window.longTasks.filter((t) => t.startTime + t.duration >= start);
   await q.dispose();
-  return { loadMs, longestMs: Math.max(0, ...tasks.map((t) => t.duration)) };
+  return { importMs, loadMs, longestMs: Math.max(0, ...tasks.map((t) => t.duration)) };
 }
 
 // Runs in the page: qualify() per call, in the thread and through the worker.
@@ -234,6 +240,18 @@ async function main() {
     for (const how of ['thread', 'worker']) {
       figures[`longTask.${how}`] = median(loads[how].map((l) => l.longestMs));
       figures[`load.${how}`] = median(loads[how].map((l) => l.loadMs));
+    }
+    // The cost of starting: the same with the S snapshot (the page's import, then the load).
+    const starts = { thread: [], worker: [] };
+    for (let i = 0; i < COLD_PAGES; ++i) {
+      for (const how of ['thread', 'worker']) {
+        starts[how].push(await page(`${base}/`, (tab) => tab.evaluate(firstLoad, { how, snapshot: '/workloads/S.snapshot.json' }),
+          { init: observeLongTasks }));
+      }
+    }
+    for (const how of ['thread', 'worker']) {
+      figures[`startImport.${how}`] = median(starts[how].map((l) => l.importMs));
+      figures[`startLoad.${how}`] = median(starts[how].map((l) => l.loadMs - l.importMs));
     }
     Object.assign(figures, await page(`${base}/`, (tab) => tab.evaluate(roundTrips, {
       rounds: ROUNDS, roundMs: ROUND_MS, warmMs: WARM_MS, nowMs: NOW_MS,
