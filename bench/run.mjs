@@ -2,9 +2,10 @@
 // ratio measured in the same run. bench/README.md says how to read the table.
 //
 //   node bench/run.mjs [--quick] [--soak-calls N] [--no-soak] [--no-callgrind] [--no-service]
-//                      [--no-browser]
+//                      [--no-browser] [--no-worker] [--only worker]
 //
 // --quick: fewer rounds and a 100,000-call soak (a smoke run; the figures are noisier).
+// --only worker: only the rows of the engine in a Web Worker (bench/worker.mjs, issue 22).
 // Results also go to build/bench/results.json. Exit code 0 whatever the figures say (a benchmark
 // reports; it does not gate), 1 when a step could not run or an answer was wrong.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -28,6 +29,10 @@ const option = (name, fallback) => {
   return i >= 0 && i + 1 < args.length ? Number(args[i + 1]) : fallback;
 };
 const quick = flag('--quick');
+const only = (() => {
+  const i = args.indexOf('--only');
+  return i >= 0 ? args[i + 1] : null;
+})();
 const ROUNDS = quick ? 7 : 15;
 const ROUND_MS = quick ? 30 : 60;
 // Each figure is measured in REPEATS fresh processes and the least disturbed (lowest) median is
@@ -380,6 +385,80 @@ function browserFigures() {
   }
 }
 
+/** What loyalty-qualifier/worker adds to a page's download, gzip -9 of esbuild's minified bundles. */
+async function workerDownload() {
+  const esbuild = await import('esbuild');
+  const gzipOf = async (entry, external = []) => {
+    const built = await esbuild.build({ entryPoints: [path.join(root, entry)], bundle: true, minify: true, format: 'esm',
+      platform: 'browser', write: false, external, logLevel: 'silent', legalComments: 'none' });
+    return gzipSync(built.outputFiles[0].contents, { level: 9 }).length;
+  };
+  // The page's side: createQualifierWorker and its protocol, without what the main bundle has.
+  const client = await gzipOf('web/worker/worker.js', ['../engine/*']);
+  // The worker's script: the host, the engine's JS and the glue (the .wasm is the same file).
+  const script = await gzipOf('web/worker/qualifier_worker.js');
+  const host = await gzipOf('web/worker/qualifier_worker.js', ['../engine/*', '../dist/*']);
+  row(`worker download, gzip -9: page side (createQualifierWorker) / worker script (host ${host} B + engine JS + glue)`,
+    `${client} B / ${(script / 1024).toFixed(1)} KB`, '', null, 'worker_client_gzip_bytes', client);
+  results.figures.worker_script_gzip_bytes = { value: script };
+}
+
+/** bench/worker.mjs: the engine in a Web Worker, in Chromium (bench/README.md, "Off the main thread"). */
+async function workerFigures() {
+  if (flag('--no-worker') || flag('--no-browser')) return;
+  if (!existsSync('/usr/bin/chromium')) {
+    row('Chromium: the engine in a Web Worker', 'n/a (/usr/bin/chromium not installed)', '', null);
+    return;
+  }
+  await workerDownload();
+  log('Chromium: the engine in a Web Worker: first load, round trips, the kiosk page (bench/worker.mjs)');
+  let w;
+  try {
+    w = JSON.parse(execFileSync(process.execPath, [path.join(root, 'bench/worker.mjs'), defaultDir,
+      ...(quick ? ['--quick'] : [])], { encoding: 'utf8', maxBuffer: 1 << 20 }));
+  } catch (e) {
+    row('Chromium: the engine in a Web Worker', `n/a (bench/worker.mjs failed: ${e.message.split('\n')[0]})`, '', null);
+    failures += 1;
+    return;
+  }
+  const longest = w['longTask.worker'];
+  row(`Chromium: longest main-thread task, first load of the ${LOAD_REWARDS}-reward snapshot: worker / in-thread`,
+    `${msText(longest)} / ${msText(w['longTask.thread'])}`, '<= 50 ms', longest <= 50, 'worker_long_task_ms', longest);
+  results.figures.thread_long_task_ms = { value: w['longTask.thread'] };
+  row('  Chromium: that first load, until the qualifier answers: worker / in-thread',
+    `${msText(w['load.worker'])} / ${msText(w['load.thread'])}`, '', null, 'worker_first_load_ms', w['load.worker']);
+  if (longest > 50) {
+    row('  why: the page serialises the snapshot object (JSON.stringify) before it crosses; pass JSON text',
+      `${msText(longest)}`, '', null);
+  }
+  for (const name of Object.keys(WORKLOADS)) {
+    const overhead = w[`roundTrip.${name}`] - w[`inThread.${name}`];
+    const target = name === 'S' ? '<= 0.2 ms overhead' : '';
+    row(`Chromium: qualify() through the worker / in-thread, ${name} (round trip, awaited)`,
+      `${us(w[`roundTrip.${name}`])} / ${us(w[`inThread.${name}`])} (+${us(overhead)})`, target,
+      name === 'S' ? overhead <= 0.2 : null, `worker_round_trip_${name}_ms`, w[`roundTrip.${name}`]);
+    results.figures[`worker_overhead_${name}_ms`] = { value: overhead };
+  }
+  for (const throttle of [1, 4]) {
+    const withWorker = w[`kiosk.worker.x${throttle}`];
+    const without = w[`kiosk.thread.x${throttle}`];
+    if (withWorker === undefined) continue;
+    const ok = withWorker <= without * 1.1;
+    row(`Chromium: kiosk page, navigation to the demo guest's first offers${throttle > 1 ? `, CPU ${throttle}x slower` : ''}: worker / in-thread`,
+      `${msText(withWorker)} / ${msText(without)}`, 'worker <= in-thread + 10 %', ok,
+      `kiosk_first_offers_x${throttle}_ms`, withWorker);
+    if (!ok) {
+      // bench/README.md, "Off the main thread": a worker is a second JS isolate that loads its own
+      // copy of the engine's modules and glue, one import after the other, before the wasm.
+      row('  why: snapshot in use (page ready) worker / in-thread; a worker starts, then loads the engine modules again',
+        `${msText(w[`kioskReady.worker.x${throttle}`])} / ${msText(w[`kioskReady.thread.x${throttle}`])}`, '', null);
+      row('  profile: a fresh page with the S snapshot: import + first load, worker / in-thread (not throttled)',
+        `${msText(w['startImport.worker'])} + ${msText(w['startLoad.worker'])} / ` +
+        `${msText(w['startImport.thread'])} + ${msText(w['startLoad.thread'])}`, '', null);
+    }
+  }
+}
+
 async function soak(files) {
   if (flag('--no-soak')) return;
   log(`soak: ${SOAK_CALLS.toLocaleString('en-US')} qualify() calls on M, 10 % malformed (fresh process)`);
@@ -444,6 +523,15 @@ function printTable() {
 }
 
 async function main() {
+  if (only === 'worker') {
+    writeWorkloads(defaultDir);
+    buildWasm(); // incremental, as prepare() does
+    await workerFigures();
+    results.rows = rows;
+    printTable();
+    return failures === 0 ? 0 : 1;
+  }
+  if (only !== null) throw new Error(`--only ${only}: only 'worker' is known`);
   const files = prepare();
   const api = await import(pathToFileURL(path.join(root, 'web/index.js')).href);
   await jsAndWasm(files);
@@ -461,6 +549,7 @@ async function main() {
   await loading(files);
   downloadSize();
   browserFigures();
+  await workerFigures();
   await soak(files);
   callgrind();
   results.rows = rows;

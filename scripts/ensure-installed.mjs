@@ -14,6 +14,7 @@ const NPM_PACKAGES = [
   'node_modules/esbuild/package.json',
   'node_modules/vite/package.json',
   'node_modules/jsdom/package.json',
+  'node_modules/webpack/package.json',
 ];
 
 /** Installs the missing Debian packages; run(command, args) runs a command or throws. */

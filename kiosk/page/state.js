@@ -7,7 +7,9 @@
 // Query parameters: now=RFC3339 (a fixed clock for order times), poll=SECONDS (account refresh
 // period), api=BASE (the API base URL), guest=USER_ID (the initial guest), max_age=SECONDS (age
 // after which offers are provisional; default 900), retry=SECONDS (first wait before replaying
-// pending orders; default 2), offline=provisional (redeem offers offline, up to $5).
+// pending orders; default 2), offline=provisional (redeem offers offline, up to $5), worker=off
+// (run the engine on the page's thread; by default it runs in a Web Worker, so that loading a big
+// account never freezes the page).
 import { HybridQualifier } from '../../web/clients/hybrid_qualifier.js';
 import { indexedDbSnapshotStore } from '../../web/clients/snapshot_store.js';
 import { indexedDbOrderOutbox } from '../../web/clients/order_outbox.js';
@@ -15,6 +17,12 @@ import { Basket } from './basket.js';
 import { createServiceClient } from './service_client.js';
 
 export const params = new URLSearchParams(globalThis.location?.search ?? '');
+
+// The guests' HybridQualifiers run the engine in a Web Worker (`worker: true`) unless ?worker=off.
+const engineInWorker = params.get('worker') !== 'off';
+// Its module starts loading now, with the page, rather than once the configuration has named the
+// guests: the worker then starts sooner (bench/README.md, "Off the main thread").
+if (engineInWorker) import('../../web/worker/worker.js').catch(() => {});
 
 const fixedNow = (() => {
   const text = params.get('now');
@@ -90,6 +98,7 @@ function hybridFor(guest) {
     outbox,
     maxAgeMs: secondsParam('max_age', 900) * 1000,
     qualifierOptions: { now: clock },
+    worker: engineInWorker,
     offline: offlinePolicy(),
     backoff: { initialMs: secondsParam('retry', 2) * 1000, maxMs: 60_000 },
     onOrderSettled: (order, outcome) => {

@@ -1,6 +1,7 @@
-// The kiosk's service worker: the page, its scripts and styles, the menu, the configuration and
-// the wasm module are precached at install, so that a reload with the network off still shows
-// the page and (from the snapshot in IndexedDB) the guest's offers. Same-origin GETs go to the
+// The kiosk's service worker: the page, its scripts and styles, the menu, the configuration,
+// the qualifier worker's script and the wasm module are precached at install, so that a reload
+// with the network off still shows the page and (from the snapshot in IndexedDB) the guest's
+// offers. Same-origin GETs go to the
 // network first (the server answers 304 to the browser's validators, so this costs little) and
 // refresh the cache; without a network they are answered from the cache. The loyalty API and the
 // kiosk server's health endpoint are never cached. A new VERSION is a new worker, which precaches
@@ -43,6 +44,12 @@ const PRECACHE = [
   '../../web/clients/sha256_hex.js',
   '../../web/clients/json_equality.js',
   '../../web/clients/retry_backoff.js',
+  '../../web/worker/worker.js',
+  '../../web/worker/worker_qualifier.js',
+  '../../web/worker/worker_connection.js',
+  '../../web/worker/worker_messages.js',
+  '../../web/worker/qualifier_worker.js',
+  '../../web/worker/qualifier_host.js',
   '../../web/dist/loyalty_qualifier.mjs',
   '../../web/dist/loyalty_qualifier.wasm',
 ];

@@ -1,5 +1,6 @@
 // The kiosk's service worker must precache every module the page imports (statically or with a
-// literal dynamic import): one left out and a reload with the network off fails to start the page.
+// literal dynamic import) and every worker script it starts, with their imports: one left out and
+// a reload with the network off fails to start the page.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,24 +19,40 @@ function precacheList() {
   return new Set([...list[1].matchAll(/'([^']+)'/g)].map((m) => path.resolve(kiosk, m[1])));
 }
 
+// A script a module starts as a worker: `new Worker(new URL('./script.js', import.meta.url), …)`.
+const WORKER_SCRIPT = /new Worker\(\s*new URL\(\s*'([^']+)'\s*,\s*import\.meta\.url\s*\)/g;
+
+function workerScripts(file) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return [...text.matchAll(WORKER_SCRIPT)].map((m) => path.resolve(path.dirname(file), m[1]));
+}
+
+// Every module loaded from `entry`: its imports, and the workers it starts with theirs.
 function reachableFrom(entry, graph) {
   const seen = new Set();
   const visit = (file) => {
     if (seen.has(file)) return;
     seen.add(file);
     for (const target of graph.get(file) ?? []) visit(target);
+    for (const script of workerScripts(file)) visit(script);
   };
   visit(entry);
   return seen;
 }
 
-test('the service worker precaches every module the kiosk page imports', () => {
+test('the service worker precaches every module the kiosk page imports (its engine worker too)', () => {
   const graph = new Map([...importGraph(path.join(root, 'web')), ...importGraph(kiosk)]);
   const cached = precacheList();
   const needed = [...reachableFrom(path.join(kiosk, 'kiosk.js'), graph)];
   assert.ok(needed.length > 10, `the kiosk page imports its modules (found ${needed.length})`);
   const missing = needed.filter((file) => !cached.has(file)).map((file) => path.relative(root, file));
   assert.deepEqual(missing, [], 'modules the page imports but kiosk/page/sw.js does not precache');
+  assert.ok(needed.includes(path.join(root, 'web/worker/qualifier_worker.js')), 'the engine worker\'s script is among them');
 });
 
 test('every precached file exists', () => {

@@ -503,6 +503,16 @@ export interface HybridQualifierOptions {
   /** Passed to createQualifier (e.g. its `now`, the clock of requests without order_timestamp). */
   qualifierOptions?: QualifierOptions;
   /**
+   * Runs the local engine in a worker (docs/workers.md). `true`: a module Web Worker
+   * (loyalty-qualifier/worker, imported only then) shared by the page's HybridQualifiers, started
+   * by the first one's constructor (the engine loads while the account is fetched) and ended by
+   * the last one's dispose(); when the worker cannot start (offline, its script unreachable; a
+   * runtime without Web Workers, such as Node), the engine runs in this thread instead. Or a createQualifierWorker function (in Node, the one of
+   * loyalty-qualifier/worker: a worker thread each, ended by dispose()). Default: false, the
+   * engine in this thread.
+   */
+  worker?: boolean | ((snapshot: Snapshot, options: QualifierOptions) => Promise<unknown>);
+  /**
    * What `client.account()` answers: 'snapshot' (default: the local service's GET /api/account)
    * or 'loyalty-api' (the loyalty service's own account read, made a snapshot with
    * snapshotFromAccount and `context`, `fetchedAt` being the time of each fetch).

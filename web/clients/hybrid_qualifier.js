@@ -58,6 +58,56 @@ function checkStore(store) {
   return store;
 }
 
+// `worker: true`: the HybridQualifiers of a page share one Web Worker (loyalty-qualifier/worker,
+// imported only then), started by the first one, so that the engine loads while the account is
+// fetched, and ended by the last one's dispose(). A worker that cannot start (its module or script
+// cannot be fetched: offline, where the browser does not let the page's service worker answer a
+// worker's requests) leaves the engine in this thread, for this page's life: offers still show.
+const pageWorker = { starting: null, users: 0, unavailable: false };
+
+function sharedWorkerEngine(wasm) {
+  pageWorker.users += 1;
+  if (pageWorker.starting === null) {
+    pageWorker.starting = import('../worker/worker.js').then((api) => ({
+      api,
+      worker: api.startQualifierWorker({ wasm }),
+    }));
+    pageWorker.starting.catch(() => {}); // reported by the first snapshot load
+  }
+  const starting = pageWorker.starting;
+  let released = false;
+  return {
+    async create(snapshot, options) {
+      if (!pageWorker.unavailable) {
+        try {
+          const { api, worker } = await starting;
+          return await api.createQualifierWorker(snapshot, { ...options, worker });
+        } catch (e) {
+          // 503: the worker (or the engine in it) could not load; the thread's engine says why, if it cannot either.
+          if (e instanceof QualifyError && e.code !== 503) throw e;
+          pageWorker.unavailable = true;
+        }
+      }
+      return createQualifier(snapshot, options);
+    },
+    release() {
+      if (released) return;
+      released = true;
+      pageWorker.users -= 1;
+      if (pageWorker.users > 0 || pageWorker.starting !== starting) return;
+      pageWorker.starting = null;
+      starting.then(({ worker }) => worker.terminate(), () => {});
+    },
+  };
+}
+
+// How the local engine is made: createQualifier in this thread; the page's shared worker
+// (`worker: true`); or a createQualifierWorker function (e.g. the Node one: a worker each).
+function engineFactory(worker, qualifierOptions) {
+  if (worker === true) return sharedWorkerEngine(qualifierOptions.wasm);
+  return { create: worker === false ? createQualifier : worker, release() {} };
+}
+
 export class HybridQualifier {
   #client;
   #store;
@@ -67,6 +117,7 @@ export class HybridQualifier {
   #now;
   #onDivergence;
   #qualifierOptions;
+  #engine;
   #initialSnapshot;
   #accountShape;
   #context;
@@ -101,6 +152,7 @@ export class HybridQualifier {
       backoff,
       accountShape = 'snapshot',
       context,
+      worker = false,
     } = options;
     if (accountShape !== 'snapshot' && accountShape !== 'loyalty-api') {
       throw new TypeError("accountShape must be 'loyalty-api' or 'snapshot'");
@@ -128,6 +180,9 @@ export class HybridQualifier {
     }
     if (typeof storeCredentials !== 'boolean') throw new TypeError('storeCredentials must be true or false');
     if (now !== undefined && typeof now !== 'function') throw new TypeError('now must be a function');
+    if (typeof worker !== 'boolean' && typeof worker !== 'function') {
+      throw new TypeError('worker must be true, false or a createQualifierWorker function');
+    }
     this.#client = client;
     this.#store = checkStore(store ?? memorySnapshotStore());
     this.#storeKey = storeKey ?? null;
@@ -136,6 +191,7 @@ export class HybridQualifier {
     this.#now = now ?? Date.now;
     this.#onDivergence = onDivergence ?? null;
     this.#qualifierOptions = qualifierOptions ?? {};
+    this.#engine = engineFactory(worker, this.#qualifierOptions);
     this.#initialSnapshot = snapshot ?? null;
     this.#refreshBackoff = new RetryBackoff(backoff);
     this.#orders = new OrderCheckout({
@@ -286,8 +342,10 @@ export class HybridQualifier {
   dispose() {
     this.#disposed = true;
     this.#orders.dispose();
-    this.#qualifier?.dispose();
+    // An engine in a worker frees its snapshot (and the worker, with the last user) in the background.
+    Promise.resolve(this.#qualifier?.dispose()).catch(() => {});
     this.#qualifier = null;
+    this.#engine.release();
   }
 
   // Whose orders this client places: the (merchant, user) of the account snapshot (read when
@@ -315,7 +373,7 @@ export class HybridQualifier {
     const ageMs = this.#now() - this.#savedAt;
     if (ageMs > this.#maxAgeMs) this.#refreshInBackground();
     if (ageMs > this.#maxStaleMs) throw this.#tooOld(ageMs);
-    return { answer: compute(this.#qualifier), ageMs };
+    return { answer: await compute(this.#qualifier), ageMs };
   }
 
   #tooOld(ageMs, cause = undefined) {
@@ -329,12 +387,10 @@ export class HybridQualifier {
   }
 
   // The local engine's discount for an offer on a request (for the offline policy), or null.
-  #localDiscount(request, offer) {
+  async #localDiscount(request, offer) {
     if (this.#qualifier === null || this.#now() - this.#savedAt > this.#maxStaleMs) return null;
     try {
-      const entry = this.#qualifier
-        .explain(request)
-        .entries.find((e) => e.kind === offer.kind && e.id === offer.id && e.qualifies);
+      const entry = (await this.#qualifier.explain(request)).entries.find((e) => e.kind === offer.kind && e.id === offer.id && e.qualifies);
       return entry?.discount ?? null;
     } catch {
       return null;
@@ -429,19 +485,19 @@ export class HybridQualifier {
 
   async #use(snapshot, savedAt) {
     if (this.#qualifier === null) {
-      const qualifier = await createQualifier(snapshot, this.#qualifierOptions);
+      const qualifier = await this.#engine.create(snapshot, this.#qualifierOptions);
       if (this.#disposed) {
-        qualifier.dispose();
+        await qualifier.dispose();
         this.#live();
       }
       if (this.#qualifier === null) {
         this.#qualifier = qualifier;
       } else {
-        qualifier.dispose(); // a concurrent load won; load this snapshot into it instead
-        this.#qualifier.setSnapshot(snapshot);
+        await qualifier.dispose(); // a concurrent load won; load this snapshot into it instead
+        await this.#qualifier.setSnapshot(snapshot);
       }
     } else {
-      this.#qualifier.setSnapshot(snapshot);
+      await this.#qualifier.setSnapshot(snapshot);
     }
     this.#snapshot = snapshot;
     this.#savedAt = savedAt;

@@ -240,7 +240,7 @@ export class OrderCheckout {
    * screen or null (may read the account); knownOwner(): the same, without reading, or null;
    * policy: offlinePolicy(); onOrderSettled(order, outcome) or null; credentialsFor(order) or
    * null; storeCredentials; backoff options; localDiscount(request, offer): the local engine's
-   * discount text for the offer, or null.
+   * discount text for the offer, or null (or a promise of it: an engine in a worker).
    */
   constructor({ client, outbox, identify, knownOwner, policy, onOrderSettled, credentialsFor, storeCredentials = true, backoff, localDiscount }) {
     this.#client = client;
@@ -496,7 +496,7 @@ export class OrderCheckout {
         // It waits (behind an undecided order of the same service, or for credentials): nothing
         // was sent, so the offline policy may still decide what it promises.
         if (route.error) order.lastError = route.error;
-        if (this.#applyPolicy(order) || route.error) await this.#quietly(() => this.#outbox.put(order));
+        if ((await this.#applyPolicy(order)) || route.error) await this.#quietly(() => this.#outbox.put(order));
         entries.push({ owner: order.owner, outcome: queuedOutcome(order) });
         retry = true;
         continue;
@@ -553,7 +553,7 @@ export class OrderCheckout {
         // it, same id, same basket.
         if (wasNotSent(e)) order.maybeSent = sentBefore;
         order.lastError = e?.message ?? String(e);
-        this.#applyPolicy(order);
+        await this.#applyPolicy(order);
         const failed = await this.#quietly(() => this.#outbox.put(order));
         if (failed) order.lastError += `; and the order could not be updated on this device (${describeError(failed)})`;
         return { outcome: queuedOutcome(order), answered: false };
@@ -650,10 +650,10 @@ export class OrderCheckout {
   // maxDiscount. True when it changed the order.
   // Once an attempt may have reached the service the body is frozen, but 'provisional' may still
   // promise the offer it carries (so a refusal later has a known shortfall).
-  #applyPolicy(order) {
+  async #applyPolicy(order) {
     if (order.policyApplied) return false;
     order.policyApplied = true;
-    const cents = this.#provisionalCents(order);
+    const cents = await this.#provisionalCents(order);
     if (cents !== null) order.promisedDiscount = decimalOfCents(cents);
     if (maybeSent(order)) return true;
     if (cents === null) {
@@ -667,9 +667,9 @@ export class OrderCheckout {
 
   // The local engine's discount for the order's offer when 'provisional' may promise it (above 0,
   // at most maxDiscount), in cents; else null.
-  #provisionalCents(order) {
+  async #provisionalCents(order) {
     if (!order.offer || this.#policy.redeem !== 'provisional') return null;
-    const discount = this.#localDiscount(requestOf(order), order.offer);
+    const discount = await this.#localDiscount(requestOf(order), order.offer);
     const cents = discount === null ? null : centsOf(discount, { round: 'up' });
     return cents !== null && cents > 0 && cents <= this.#policy.maxDiscountCents ? cents : null;
   }

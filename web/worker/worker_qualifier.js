@@ -1,0 +1,165 @@
+// A qualifier whose engine runs in a worker: the methods of a qualifier, as promises. The
+// snapshot crosses once, as transferred UTF-8 (worker_messages.js); requests cross as JSON text;
+// the page's clock is read on the page with every request. A qualifier made without
+// options.worker runs in a worker of its own, ended by dispose(); several qualifiers may share a
+// worker (options.worker), which its owner ends with terminate().
+import { toJsonText } from '../engine/json_text.js';
+import { connectionTo } from './worker_connection.js';
+import { asErrorOf, disposedError, snapshotBuffer } from './worker_messages.js';
+
+/** A qualifier in a worker. Create it with createQualifierWorker(). */
+class WorkerQualifier {
+  #runtime;
+  #connection;
+  #number;
+  #clock;
+  #ownsWorker;
+  #disposed = false;
+
+  constructor(runtime, connection, number, clock, ownsWorker) {
+    this.#runtime = runtime;
+    this.#connection = connection;
+    this.#number = number;
+    this.#clock = clock;
+    this.#ownsWorker = ownsWorker;
+  }
+
+  /** The qualifying rewards and points products (API spec 2.2) for a basket. */
+  qualify(request) {
+    return this.#ask('qualify', request);
+  }
+
+  /** Every reward and points product with its discount and failing rules (contract section 4). */
+  explain(request) {
+    return this.#ask('explain', request);
+  }
+
+  /** Replaces the snapshot; on error (422) the previous one stays in force. */
+  setSnapshot(snapshot) {
+    return this.#settled(async () => {
+      if (this.#disposed) throw disposedError();
+      const buffer = snapshotBuffer(snapshot);
+      await this.#connection.call({ op: 'setSnapshot', qualifier: this.#number, snapshot: buffer }, [buffer]);
+    });
+  }
+
+  /** Frees the snapshot in the worker (and ends the worker when it is this qualifier's own). */
+  async dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    const connection = this.#connection;
+    connection.hosted -= 1;
+    try {
+      await connection.call({ op: 'dispose', qualifier: this.#number });
+    } catch {
+      // A worker already gone holds nothing.
+    }
+    if (this.#ownsWorker && connection.hosted === 0) await connection.terminate();
+  }
+
+  get disposed() {
+    return this.#disposed;
+  }
+
+  /** The worker this qualifier runs in: pass it as options.worker to host more qualifiers there. */
+  get worker() {
+    return this.#connection.worker;
+  }
+
+  /** Counters of the worker for leak checks: live wasm snapshot handles and wasm memory bytes. */
+  diagnostics() {
+    return this.#settled(() => this.#connection.call({ op: 'diagnostics' }));
+  }
+
+  /** Ends the worker at once: this qualifier and every other one in it are gone (410). */
+  terminate() {
+    this.#disposed = true;
+    return this.#connection.terminate();
+  }
+
+  #ask(op, request) {
+    return this.#settled(() => {
+      if (this.#disposed) throw disposedError();
+      const text = toJsonText(request, 'request', 400);
+      const message = { op, qualifier: this.#number, request: text };
+      if (this.#clock !== null) message.now = this.#clock();
+      return this.#connection.call(message);
+    });
+  }
+
+  // The result of `call`, its QualifyError as the runtime's entry exports the class.
+  async #settled(call) {
+    try {
+      return await call();
+    } catch (e) {
+      throw asErrorOf(this.#runtime.QualifyError, e);
+    }
+  }
+}
+
+// Where the worker loads the wasm module from: a URL crosses as its address (a relative string
+// is resolved against the page, as fetch would), a Response as its bytes (transferred), a
+// compiled WebAssembly.Module and bytes as they are.
+async function wasmForWorker(wasm) {
+  if (wasm === undefined) return { wasm, transfer: [] };
+  if (typeof wasm === 'object' && wasm !== null && typeof wasm.then === 'function') wasm = await wasm;
+  if (typeof wasm === 'object' && wasm !== null && typeof wasm.arrayBuffer === 'function' && typeof wasm.href !== 'string') {
+    const bytes = await wasm.arrayBuffer();
+    return { wasm: bytes, transfer: [bytes] };
+  }
+  if (typeof wasm === 'object' && wasm !== null && typeof wasm.href === 'string') return { wasm: wasm.href, transfer: [] };
+  if (typeof wasm === 'string' && typeof document === 'object' && document !== null && document.baseURI) {
+    return { wasm: new URL(wasm, document.baseURI).href, transfer: [] };
+  }
+  return { wasm, transfer: [] };
+}
+
+/**
+ * startQualifierWorker for a runtime: a worker for createQualifierWorker's options.worker, its
+ * engine loading at once (from options.wasm). A failure to load is reported by the first
+ * createQualifierWorker in it.
+ */
+export function startWorkerIn(runtime, options = {}) {
+  if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  const worker = runtime.startWorker();
+  const connection = connectionTo(worker);
+  wasmForWorker(options.wasm)
+    .then(({ wasm, transfer }) => connection.call({ op: 'init', wasm }, transfer))
+    .catch(() => {});
+  return worker;
+}
+
+/**
+ * createQualifierWorker for a runtime: `runtime.startWorker()` starts a worker running the
+ * qualifier script when options.worker gives none; errors are `runtime.QualifyError`s.
+ */
+export async function createQualifierIn(runtime, snapshot, options = {}) {
+  try {
+    return await create(runtime, snapshot, options);
+  } catch (e) {
+    throw asErrorOf(runtime.QualifyError, e);
+  }
+}
+
+async function create(runtime, snapshot, options) {
+  if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  const { now, worker } = options;
+  const buffer = snapshotBuffer(snapshot);
+  const { wasm, transfer } = await wasmForWorker(options.wasm);
+  const message = { op: 'create', snapshot: buffer, wasm };
+  // A clock function is read on the page, with every request; a fixed Date or number crosses once.
+  if (typeof now === 'function') message.clock = 'page';
+  else if (now !== undefined) Object.assign(message, { clock: 'fixed', now });
+  const ownsWorker = worker === undefined;
+  const connection = connectionTo(ownsWorker ? runtime.startWorker() : worker);
+  connection.hosted += 1;
+  let number;
+  try {
+    number = await connection.call(message, [buffer, ...transfer]);
+  } catch (e) {
+    connection.hosted -= 1;
+    if (ownsWorker) await connection.terminate();
+    throw e;
+  }
+  return new WorkerQualifier(runtime, connection, number, typeof now === 'function' ? now : null, ownsWorker);
+}
