@@ -1,6 +1,8 @@
 // Incremental build: native engine + tests into build/native, the wasm module into build/wasm,
 // then its artifacts into web/dist/: the .wasm, the Embind glue minified, and the browser bundle
-// (web/engine/qualifier.js with the glue, minified). Usage: node scripts/build.mjs [--only native|wasm]
+// (web/engine/qualifier.js with the glue, minified). Usage: node scripts/build.mjs
+// [--only native|wasm|platform-package] (platform-package: only the static service of
+// npm/<platform>-<arch>/, for `npm run pack`)
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -37,30 +39,57 @@ function run(command, args, env = process.env) {
     throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
 }
 
-export function buildNative() {
-  const dir = path.join(root, 'build/native');
+/** The native tree, configured (cpp-httplib's source fetched first, see below). */
+function configureNative(dir) {
   // cpp-httplib's full header for loyalty_service_portable; without it CMake skips that target.
   const httplib = spawnSync('bash', ['scripts/httplib-source.sh'], { cwd: root, stdio: 'inherit' });
   if (httplib.status !== 0) console.warn('build: scripts/httplib-source.sh failed (see above)');
   if (!existsSync(path.join(dir, 'CMakeCache.txt'))) {
     run('cmake', ['-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release']);
   }
+}
+
+export function buildNative() {
+  const dir = path.join(root, 'build/native');
+  configureNative(dir);
   run('cmake', ['--build', 'build/native', '--parallel', jobs]);
   copyPortableService(dir);
 }
 
-/** The static service binary into the platform package npm/<platform>-<arch>/bin/ (linux-x64). */
+/**
+ * Only what the platform package ships (`npm run pack`): the static service, built and copied
+ * into npm/<platform>-<arch>/bin/. Throws when it cannot be built.
+ */
+export function buildPlatformPackage() {
+  const dir = path.join(root, 'build/native');
+  configureNative(dir);
+  run('cmake', ['--build', 'build/native', '--parallel', jobs, '--target', 'loyalty_service_portable']);
+  if (!copyPortableService(dir)) {
+    throw new Error(`no ${platformPackageDir()}/package.json: no platform package for this platform`);
+  }
+}
+
+/** The platform package's folder for this machine (npm/linux-x64). */
+export function platformPackageDir() {
+  return path.join(root, `npm/${process.platform}-${process.arch}`);
+}
+
+/**
+ * The static service binary into the platform package npm/<platform>-<arch>/bin/ (linux-x64).
+ * False when there is no such binary or package.
+ */
 function copyPortableService(dir) {
   const from = path.join(dir, 'service/loyalty_service_portable');
-  const platformPackage = path.join(root, `npm/${process.platform}-${process.arch}`);
-  if (!existsSync(from) || !existsSync(path.join(platformPackage, 'package.json'))) return;
+  const platformPackage = platformPackageDir();
+  if (!existsSync(from) || !existsSync(path.join(platformPackage, 'package.json'))) return false;
   const to = path.join(platformPackage, 'bin/loyalty_service');
-  if (existsSync(to) && readFileSync(from).equals(readFileSync(to))) return;
+  if (existsSync(to) && readFileSync(from).equals(readFileSync(to))) return true;
   mkdirSync(path.dirname(to), { recursive: true });
   rmSync(to, { force: true }); // never write into a binary that may be running
   copyFileSync(from, to);
   chmodSync(to, 0o755);
   console.log(`build: ${path.relative(root, to)}`);
+  return true;
 }
 
 export function buildWasm() {
@@ -165,13 +194,14 @@ export function nodeEntryText(web = path.join(root, 'web')) {
 
 function main(argv) {
   const only = argv[0] === '--only' ? argv[1] : null;
-  if (argv.length > 0 && !(only === 'native' || only === 'wasm')) {
-    console.error('usage: node scripts/build.mjs [--only native|wasm]');
+  if (argv.length > 0 && !['native', 'wasm', 'platform-package'].includes(only)) {
+    console.error('usage: node scripts/build.mjs [--only native|wasm|platform-package]');
     return 2;
   }
   try {
-    if (only !== 'wasm') buildNative();
-    if (only !== 'native') buildWasm();
+    if (only === 'platform-package') buildPlatformPackage();
+    if (only === null || only === 'native') buildNative();
+    if (only === null || only === 'wasm') buildWasm();
   } catch (e) {
     console.error(`build: ${e.message}`);
     return 1;

@@ -1,7 +1,9 @@
 // `npm test`: installs what is missing, builds what is stale, then runs every suite:
 // native Catch2 tests (ctest; again under ASan + UBSan), short libFuzzer runs of every parser,
-// the import-cycle check of web/, JS tests (tests/js/, including the consumer tests of the packed
-// tarball with esbuild, Vite and jsdom), the local service over HTTP (tests/service/), the kiosk
+// the import-cycle check of web/, JS tests (tests/js/), the local service over HTTP
+// (tests/service/), its launcher from the checkout (tests/package/), the consumer suite
+// (tests/consumer/: the tarballs of `npm run pack` installed outside the checkout, with the
+// README's code blocks, Node, esbuild, Vite and jsdom, Chromium, the CLI and serve), the kiosk
 // page in Chromium (tests/browser/) and the types (tsc --noEmit).
 // Exits non-zero when any step fails.
 import { spawnSync } from 'node:child_process';
@@ -85,14 +87,19 @@ if (nativeBuilt && wasmBuilt) {
   skip('service tests (node --test tests/service/)', 'native or wasm build failed');
 }
 if (nativeBuilt && wasmBuilt) {
-  step('package tests: the packed packages in a consumer (node --test tests/package/)', () =>
+  step('launcher tests: serve and startLocalService from the checkout (node --test tests/package/)', () =>
     run(process.execPath, ['--test', 'tests/package/']),
   );
 } else {
   skip(
-    'package tests: the packed packages in a consumer (node --test tests/package/)',
+    'launcher tests: serve and startLocalService from the checkout (node --test tests/package/)',
     'native or wasm build failed',
   );
+}
+if (nativeBuilt && wasmBuilt && npmReady) {
+  step('consumer tests (node --test tests/consumer/)', () => run(process.execPath, ['--test', 'tests/consumer/']));
+} else {
+  skip('consumer tests (node --test tests/consumer/)', 'native or wasm build or npm packages missing');
 }
 if (nativeBuilt && wasmBuilt && npmReady) {
   step('browser tests (node --test tests/browser/)', () =>

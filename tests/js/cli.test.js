@@ -48,21 +48,21 @@ test('qualify prints the API spec body for the examples', { timeout: 30_000 }, (
     body.points_products.map((e) => e.id),
     examplePointsProducts,
   );
-  const pastry = readJson('examples/snapshot.json').rewards.find(
-    (r) => r.id === 'rw_downtown_pastry',
+  const first = readJson('examples/snapshot.json').rewards.find(
+    (r) => r.id === exampleRewards[0],
   );
   assert.deepEqual(body.rewards[0], {
-    id: pastry.id,
-    value: pastry.value,
-    minimum: pastry.minimum,
-    maximum: pastry.maximum,
-    label: pastry.label,
-    state: pastry.state,
-    type: pastry.type,
-    products: pastry.products,
-    fine_print: pastry.fine_print,
-    retire_at: pastry.retire_at,
-    restriction_location_ids: pastry.restriction_location_ids,
+    id: first.id,
+    value: first.value,
+    minimum: first.minimum,
+    maximum: first.maximum,
+    label: first.label,
+    state: first.state,
+    type: first.type,
+    products: first.products,
+    fine_print: first.fine_print,
+    retire_at: first.retire_at,
+    restriction_location_ids: first.restriction_location_ids,
   });
 });
 

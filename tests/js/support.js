@@ -19,12 +19,15 @@ export function readJson(relativePath) {
   return JSON.parse(readFileSync(path.join(root, relativePath), 'utf8'));
 }
 
-/** The example request (examples/basket.json) expects these, in this order. */
+/**
+ * The example request (examples/basket.json) on the example snapshot (the demo guest's account,
+ * examples/snapshot.json) expects these, in this order.
+ */
 export const exampleRewards = [
-  'rw_downtown_pastry',
   'rw_bogo_croissant',
   'rw_free_latte',
   'rw_welcome5',
+  'rw_downtown_pastry',
   'rw_breakfast_20',
   'rw_oat_milk',
 ];

@@ -1,13 +1,13 @@
 // `loyalty-qualifier serve` and startLocalService() from this checkout (the platform package is
-// the npm/linux-x64 workspace): the command line, a database file that outlives the service, and
-// the service's own error text.
+// the npm/linux-x64 workspace): the command line and its exit codes, a database file that outlives
+// the service, and the service's own error text. From the installed tarballs: tests/consumer/.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { constants, openSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 
-import { serviceBinaryPath, startLocalService } from '../../web/service/local_service.js';
+import { ServiceBinaryError, serviceBinaryPath, startLocalService } from '../../web/service/local_service.js';
 import { account, fixture, root, scratchDir, serviceBinary, waitFor } from '../service/harness.js';
 import { assertShippedBinaryBuilt, shippedBinary } from './shipped_binary.js';
 
@@ -31,21 +31,61 @@ test('the binary comes from the platform package (the workspace, built and copie
   }
 });
 
-test('serve: a bad command line is a usage error (exit 2), --help prints the usage', () => {
+test('serve: a bad command line is a usage error (exit 2, plain text, serve\'s usage), --help prints the usage', () => {
   const bad = cli(['--port', '0', '--colour', 'blue']);
   assert.equal(bad.status, 2);
-  const { code, message } = JSON.parse(bad.stderr);
-  assert.equal(code, 400);
-  assert.match(message, /^unknown option "--colour"\nusage: loyalty-qualifier serve/);
+  assert.match(bad.stderr, /^loyalty-qualifier serve: unknown option "--colour"\n\nusage: loyalty-qualifier serve/);
   const help = cli(['--help']);
   assert.equal(help.status, 0);
   assert.match(help.stdout, /--db FILE\|:memory:/);
 });
 
-test('serve: the service\'s own option errors pass through with its exit code', () => {
-  const bad = cli(['--mode', 'staging']);
-  assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /^loyalty_service: --mode must be one of: sandbox, production$/m);
+test('serve: a bad value is serve\'s usage error, never the service\'s usage', () => {
+  for (const [args, problem] of [
+    [['--mode', 'staging'], '--mode must be one of: sandbox, production'],
+    [['--now', '2026-11-24'], '--now must be a Date or an RFC 3339 instant, e.g. 2026-11-24T13:15:00Z'],
+    [['--processing-delay', '1e3'], '--processing-delay must be a number of seconds, >= 0'],
+  ]) {
+    const bad = cli(args);
+    assert.equal(bad.status, 2, bad.stderr);
+    assert.ok(bad.stderr.startsWith(`loyalty-qualifier serve: ${problem}\n\nusage: loyalty-qualifier serve`), bad.stderr);
+    assert.doesNotMatch(bad.stderr, /loyalty_service/);
+  }
+});
+
+test('serve: a missing fixture file is exit 2 naming it; a LQ_SERVICE_BIN that is no executable is exit 1, 503 \'binary-missing\'', () => {
+  const missing = cli(['--fixture', path.join(scratch.dir, 'none.json')]);
+  assert.equal(missing.status, 2);
+  assert.equal(missing.stderr, `loyalty-qualifier serve: cannot read the fixture file "${path.join(scratch.dir, 'none.json')}": no such file\n`);
+  const noBinary = spawnSync(process.execPath, [path.join(root, 'web/cli/cli.js'), 'serve'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, LQ_SERVICE_BIN: path.join(root, 'package.json') },
+  });
+  assert.equal(noBinary.status, 1);
+  const body = JSON.parse(noBinary.stderr);
+  assert.equal(body.code, 503);
+  assert.match(body.message, /^LQ_SERVICE_BIN=.*package\.json is not an executable file/);
+});
+
+test('ServiceBinaryError: its cause, and the TypeError of a bad typed option names the key', async () => {
+  const override = process.env.LQ_SERVICE_BIN;
+  process.env.LQ_SERVICE_BIN = path.join(root, 'package.json');
+  try {
+    assert.throws(serviceBinaryPath, (e) => {
+      assert.ok(e instanceof ServiceBinaryError);
+      assert.equal(e.code, 'LQ_NO_SERVICE_BINARY');
+      assert.equal(e.cause, 'binary-missing');
+      return true;
+    });
+  } finally {
+    if (override === undefined) delete process.env.LQ_SERVICE_BIN;
+    else process.env.LQ_SERVICE_BIN = override;
+  }
+  await assert.rejects(startLocalService({ now: 'tomorrow' }), {
+    name: 'TypeError',
+    message: 'startLocalService: now must be a Date or an RFC 3339 instant, e.g. 2026-11-24T13:15:00Z',
+  });
 });
 
 test('a db file outlives the service; a taken port is the service\'s own error', async () => {

@@ -58,15 +58,31 @@ export interface LocalService {
 /**
  * Starts the local service and resolves once it listens. Rejects with the service's own error
  * text (an Error with exitCode and stderr) when it cannot start, or with ServiceBinaryError when
- * no binary exists for this platform. The service ends with stop(), with the end of this process,
- * and when this process is killed.
+ * there is no binary to run (its `cause` says why). The service ends with stop(), with the end
+ * of this process, and when this process is killed.
  */
 export function startLocalService(options?: LocalServiceOptions): Promise<LocalService>;
 
 /** The loyalty_service binary startLocalService runs; throws ServiceBinaryError without one. */
 export function serviceBinaryPath(): string;
 
-/** No service binary for this platform: the message names what to build and how. */
+/** Why there is no service binary to run (ServiceBinaryError's `cause`). */
+export type ServiceBinaryCause =
+  /**
+   * The platform package of this platform (@loyalty-qualifier/linux-x64) is not installed: npm
+   * left it out (--omit=optional, --no-optional), or could not fetch it because it is not
+   * published (a loyalty-qualifier tarball installed alone). Fix: install both tarballs in one
+   * command, `npm install ./loyalty-qualifier-<version>.tgz ./loyalty-qualifier-linux-x64-<version>.tgz`
+   * (`npm run pack` in a checkout writes both into dist-pack/ and prints that line).
+   */
+  | 'not-installed'
+  /** No platform package exists for this platform: build loyalty_service from source, set LQ_SERVICE_BIN. */
+  | 'unsupported-platform'
+  /** The platform package (or LQ_SERVICE_BIN) is there, but the executable is missing or not executable. */
+  | 'binary-missing';
+
+/** No service binary to run: `cause` says why; the message says why and what fixes it. */
 export class ServiceBinaryError extends Error {
   readonly code: 'LQ_NO_SERVICE_BINARY';
+  readonly cause: ServiceBinaryCause;
 }

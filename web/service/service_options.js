@@ -1,11 +1,18 @@
 // The local service's launch options, in one place: each launcher option (a key of
 // startLocalService's options, a flag of `loyalty-qualifier serve`) with the loyalty_service flag
-// it maps to and its check. startLocalService() passes typed values (checked here, a TypeError
-// before anything starts); `serve` passes its command line as text (names checked here, values by
-// the service itself, service/options.cpp, which reports its own errors). Node and browsers alike:
-// no imports.
+// it maps to, its check, and how a command line's text becomes its value. startLocalService()
+// passes typed values, `serve` its command line's text; both are checked here (a TypeError naming
+// the option before anything starts), so that the service's own usage errors never reach a user.
+// Node and browsers alike: no imports.
 
 const MODES = ['sandbox', 'production'];
+// The shape the service reads (src/base/instant.cpp); it checks the ranges itself.
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** A command line's number text as a number; anything else stays text, which the check rejects. */
+function numberText(text, pattern) {
+  return pattern.test(text) ? Number(text) : text;
+}
 
 /** The launcher options, in the order their flags are passed; `default` applies when absent. */
 export const SERVICE_OPTIONS = [
@@ -13,9 +20,10 @@ export const SERVICE_OPTIONS = [
     key: 'port',
     flag: '--port',
     default: 0,
+    fromText: (text) => numberText(text, /^\d{1,5}$/),
     text(port) {
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
-        throw new TypeError('port must be an integer from 0 to 65535');
+        throw new TypeError('must be an integer from 0 to 65535');
       }
       return String(port);
     },
@@ -24,7 +32,7 @@ export const SERVICE_OPTIONS = [
     key: 'host',
     flag: '--host',
     text(host) {
-      if (typeof host !== 'string' || host === '') throw new TypeError('host must be a non-empty string');
+      if (typeof host !== 'string' || host === '') throw new TypeError('must be a non-empty string');
       return host;
     },
   },
@@ -34,7 +42,7 @@ export const SERVICE_OPTIONS = [
     default: ':memory:',
     text(db) {
       if (typeof db !== 'string' || db === '') {
-        throw new TypeError('db must be a file path or ":memory:"');
+        throw new TypeError('must be a file path or ":memory:"');
       }
       return db;
     },
@@ -43,16 +51,17 @@ export const SERVICE_OPTIONS = [
     key: 'mode',
     flag: '--mode',
     text(mode) {
-      if (!MODES.includes(mode)) throw new TypeError(`mode must be one of: ${MODES.join(', ')}`);
+      if (!MODES.includes(mode)) throw new TypeError(`must be one of: ${MODES.join(', ')}`);
       return mode;
     },
   },
   {
     key: 'processingDelay',
     flag: '--processing-delay',
+    fromText: (text) => numberText(text, /^\d{1,9}(\.\d+)?$/),
     text(seconds) {
       if (typeof seconds !== 'number' || !(seconds >= 0) || seconds > 1e9) {
-        throw new TypeError('processingDelay must be a number of seconds, >= 0');
+        throw new TypeError('must be a number of seconds, >= 0');
       }
       return seconds.toFixed(3);
     },
@@ -61,8 +70,10 @@ export const SERVICE_OPTIONS = [
     key: 'now',
     flag: '--now',
     text(now) {
-      const text = now instanceof Date ? now.toISOString() : now;
-      if (typeof text !== 'string') throw new TypeError('now must be a Date or an RFC 3339 string');
+      const text = now instanceof Date && !Number.isNaN(now.getTime()) ? now.toISOString() : now;
+      if (typeof text !== 'string' || !RFC3339.test(text)) {
+        throw new TypeError('must be a Date or an RFC 3339 instant, e.g. 2026-11-24T13:15:00Z');
+      }
       return text;
     },
   },
@@ -83,29 +94,22 @@ export const SERVICE_OPTIONS = [
     flag: '--fixture',
     text(fixture) {
       if (typeof fixture !== 'string' && (fixture === null || typeof fixture !== 'object')) {
-        throw new TypeError('fixture must be a file path or a fixture object');
+        throw new TypeError('must be a file path or a fixture object');
       }
       return fixture;
     },
   },
 ];
 
-/** A command line `serve` cannot pass on: its message names the problem. */
-export class ServiceOptionError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'ServiceOptionError';
-  }
-}
-
 /**
  * The service's arguments for launcher options. `options`: an object keyed by SERVICE_OPTIONS'
  * keys (other keys are the caller's own and ignored; undefined and, for fixture, null mean
- * absent). Typed values are checked (a TypeError prefixed with `caller`); with `{ text: true }`
- * every value is the command line's text, passed as given for the service to check. `extra`: more
- * loyalty_service arguments passed as given (an array of strings). Returns { args, fixture }:
- * args without --fixture, which the launcher adds once it has a file (fixture: a path, an
- * object, or undefined).
+ * absent). Each value is checked: a TypeError "<caller>: <key> must be ..." names the first bad
+ * one. With `{ text: true }` the values are a command line's text (`serve`): each is read as the
+ * option's type first, and the TypeError names the flag instead ("--port must be ..."). `extra`:
+ * more loyalty_service arguments passed as given (an array of strings). Returns { args, fixture }:
+ * args without --fixture, which the launcher adds once it has a file (fixture: a path, an object,
+ * or undefined).
  */
 export function serviceArguments(options, { caller = 'startLocalService', text = false, extra = [] } = {}) {
   if (options === null || typeof options !== 'object') {
@@ -120,47 +124,17 @@ export function serviceArguments(options, { caller = 'startLocalService', text =
     let value = options[option.key];
     if (value === undefined || (option.key === 'fixture' && value === null)) value = option.default;
     if (value === undefined) continue;
+    if (text && typeof value === 'string' && option.fromText) value = option.fromText(value);
     let flagValue;
-    if (text && typeof value === 'string') {
-      flagValue = value;
-    } else {
-      try {
-        flagValue = option.text(value);
-      } catch (e) {
-        if (e instanceof TypeError) throw new TypeError(`${caller}: ${e.message}`);
-        throw e;
-      }
+    try {
+      flagValue = option.text(value);
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e;
+      throw new TypeError(text ? `${option.flag} ${e.message}` : `${caller}: ${option.key} ${e.message}`);
     }
     if (option.key === 'fixture') fixture = flagValue;
     else args.push(option.flag, flagValue);
   }
   args.push(...extra);
   return { args, fixture };
-}
-
-/**
- * `serve`'s command line (`--name value` or `--name=value`, each option at most once) as
- * launcher options with text values, for serviceArguments(options, { text: true }). Throws
- * ServiceOptionError for an unknown option, a missing value, a repeated option or a bare word.
- */
-export function optionsFromCommandLine(argv) {
-  const options = {};
-  for (let i = 0; i < argv.length; ++i) {
-    const argument = argv[i];
-    if (!argument.startsWith('--')) throw new ServiceOptionError(`unexpected argument "${argument}"`);
-    const equals = argument.indexOf('=');
-    const name = equals < 0 ? argument.slice(2) : argument.slice(2, equals);
-    const option = SERVICE_OPTIONS.find((known) => known.flag === `--${name}`);
-    if (option === undefined) throw new ServiceOptionError(`unknown option "--${name}"`);
-    let value;
-    if (equals >= 0) {
-      value = argument.slice(equals + 1);
-    } else {
-      if (i + 1 >= argv.length) throw new ServiceOptionError(`option --${name} needs a value`);
-      value = argv[++i];
-    }
-    if (Object.hasOwn(options, option.key)) throw new ServiceOptionError(`option --${name} is given twice`);
-    options[option.key] = value;
-  }
-  return options;
 }

@@ -6,6 +6,7 @@ import {
   type LocalService,
   type LocalServiceExit,
   type LocalServiceOptions,
+  type ServiceBinaryCause,
 } from 'loyalty-qualifier/service';
 
 const options: LocalServiceOptions = {
@@ -34,7 +35,9 @@ const binary: string = serviceBinaryPath();
 const failure = new Error('x');
 if (failure instanceof ServiceBinaryError) {
   const code: 'LQ_NO_SERVICE_BINARY' = failure.code;
-  console.log(code);
+  const cause: ServiceBinaryCause = failure.cause;
+  const fixable: 'not-installed' | 'unsupported-platform' | 'binary-missing' = cause;
+  console.log(code, fixable);
 }
 console.log(url, pid, binary, exit.code, exit.signal, alive);
 

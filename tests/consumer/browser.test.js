@@ -1,6 +1,6 @@
-// The package as a front end gets it: packed with `npm pack`, installed into a temporary project,
-// bundled by esbuild (page and module worker, the wasm handed over with the `wasm` option) and by
-// Vite (production build, default location and `loyalty-qualifier/wasm?url`), then loaded in
+// The package as a front end gets it: the tarballs of `npm run pack` installed into a temporary
+// project (consumer_project.js), bundled by esbuild (page and module worker, the wasm handed over
+// with the `wasm` option) and by Vite (production build, default location and `loyalty-qualifier/wasm?url`), then loaded in
 // Chromium (playwright-core, Debian's /usr/bin/chromium) from a local server. Also: a wasm URL on
 // another path of the same server, served as application/wasm and as application/octet-stream
 // (one download either way), a Promise<Response>, bytes, a WebAssembly.Module, and load failures.
@@ -14,8 +14,8 @@ import { after, before, test } from 'node:test';
 import * as esbuild from 'esbuild';
 import { build as viteBuild } from 'vite';
 
-import { consumerProject } from './consumer_project.js';
-import { exampleRewards, launchChromium, root } from './support.js';
+import { exampleRewards, launchChromium } from '../js/support.js';
+import { consumerProject, root } from './consumer_project.js';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -159,13 +159,13 @@ function serve(request, response) {
 }
 
 before(async () => {
-  project = consumerProject('lq-consumer-browser-', {
+  project = consumerProject('lq-consumer-browser-', { files: {
     'esbuild-src/page.js': ESBUILD_PAGE,
     'esbuild-src/worker.js': ESBUILD_WORKER,
     'vite-src/index.html': HTML('./main.js'),
     'vite-src/main.js': VITE_PAGE,
     'vite-src/worker.js': VITE_WORKER,
-  });
+  } });
   wasmBytes = readFileSync(path.join(project.dir, 'node_modules/loyalty-qualifier/web/dist/loyalty_qualifier.wasm'));
   esbuildOut = path.join(project.dir, 'esbuild-out');
   project.write('esbuild-out/index.html', HTML('./page.js'));

@@ -1,5 +1,5 @@
-// The package as a user's Node project gets it: packed with `npm pack`, installed from the tarball
-// into a temporary project and imported BY ITS NAME. Every way to hand over the wasm module, the
+// The package as a user's Node project gets it: the tarballs of `npm run pack` installed into a
+// temporary project (consumer_project.js) and imported BY ITS NAME. Every way to hand over the wasm module, the
 // load failures, an esbuild --platform=node bundle, a jsdom environment, the types and the CLI.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,8 +13,8 @@ import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
 import { importGraph } from '../../scripts/check-imports.mjs';
-import { consumerProject } from './consumer_project.js';
-import { examplePointsProducts, exampleRewards, root } from './support.js';
+import { examplePointsProducts, exampleRewards } from '../js/support.js';
+import { consumerProject, root } from './consumer_project.js';
 
 const snapshotFile = path.join(root, 'examples/snapshot.json');
 const basketFile = path.join(root, 'examples/basket.json');
@@ -150,7 +150,7 @@ let project;
 let scratch;
 
 before(() => {
-  project = consumerProject('lq-consumer-', {
+  project = consumerProject('lq-consumer-node-', { files: {
     'load.mjs': LOAD,
     'app.mjs': NODE_APP,
     'jsdom.test.mjs': JSDOM_TEST,
@@ -159,7 +159,7 @@ before(() => {
     'tsconfig.json': tsconfig('typed.ts', 'nodenext'),
     'tsconfig.bundler.json': tsconfig('typed.ts', 'bundler'),
     'tsconfig.misspelt.json': tsconfig('misspelt.ts', 'nodenext'),
-  });
+  } });
   scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-consumer-run-'));
 });
 
@@ -171,6 +171,7 @@ after(() => {
 function node(args, options = {}) {
   const result = spawnSync(process.execPath, args, {
     cwd: project.dir,
+    env: project.env,
     encoding: 'utf8',
     timeout: 60_000,
     ...options,
@@ -192,9 +193,12 @@ test('the tarball holds every module the package imports', () => {
       assert.ok(existsSync(target), `${path.relative(installed, file)} imports a file the tarball lacks: ${path.relative(installed, target)}`);
     }
   }
-  for (const file of ['web/dist/loyalty_qualifier.wasm', 'web/dist/loyalty_qualifier.mjs', 'README.md', 'docs/service.md']) {
-    assert.ok(project.files.includes(file), `${file} is not in the tarball`);
+  const shipped = ['web/dist/loyalty_qualifier.wasm', 'web/dist/loyalty_qualifier.mjs', 'README.md', 'docs/service.md', 'fixtures/demo.json', 'examples/snapshot.json', 'examples/basket.json'];
+  for (const file of shipped) {
+    assert.ok(existsSync(path.join(installed, file)), `${file} is not in the tarball`);
   }
+  // Only the package's own files travel: no checkout, so no local build to fall back on.
+  assert.ok(!existsSync(path.join(installed, 'build')));
 });
 
 test('the wasm module loads from each kind of source', { timeout: 120_000 }, () => {
@@ -273,10 +277,8 @@ test('an esbuild --platform=node bundle runs anywhere with the wasm beside it', 
 });
 
 test('a node:test file under jsdom globals qualifies (environment detection ignores window)', { timeout: 120_000 }, () => {
-  // Without NODE_TEST_CONTEXT, which would make the child report to this runner instead of stdout.
-  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
   const result = node(['--test', '--test-reporter=tap', 'jsdom.test.mjs'], {
-    env: { ...env, LQ_SNAPSHOT: snapshotFile, LQ_BASKET: basketFile, LQ_EXPECTED: exampleRewards.join(',') },
+    env: { ...project.env, LQ_SNAPSHOT: snapshotFile, LQ_BASKET: basketFile, LQ_EXPECTED: exampleRewards.join(',') },
     timeout: 120_000,
   });
   assert.equal(result.status, 0, result.stdout + result.stderr);
@@ -318,10 +320,10 @@ test('TypeScript consumers: the types resolve (nodenext, bundler) and a misspelt
 
 test('the installed CLI answers --version and qualifies with short flags', { timeout: 30_000 }, () => {
   const bin = path.join(project.dir, 'node_modules/.bin/loyalty-qualifier');
-  const version = spawnSync(bin, ['--version'], { cwd: project.dir, encoding: 'utf8' });
+  const version = spawnSync(bin, ['--version'], { cwd: project.dir, env: project.env, encoding: 'utf8' });
   assert.equal(version.status, 0, version.stderr);
   assert.equal(version.stdout, `${JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version}\n`);
-  const answer = spawnSync(bin, ['qualify', '-s', snapshotFile, '-r', basketFile], { cwd: project.dir, encoding: 'utf8' });
+  const answer = spawnSync(bin, ['qualify', '-s', snapshotFile, '-r', basketFile], { cwd: project.dir, env: project.env, encoding: 'utf8' });
   assert.equal(answer.status, 0, answer.stderr);
   assert.deepEqual(JSON.parse(answer.stdout).rewards.map((e) => e.id), exampleRewards);
 });
