@@ -18,7 +18,7 @@ import { build as viteBuild } from 'vite';
 import webpack from 'webpack';
 
 import { consumerProject } from './consumer_project.js';
-import { exampleRewards, launchChromium, root } from './support.js';
+import { exampleRewards, launchChromium, root } from '../js/support.js';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -131,7 +131,7 @@ function webpackBuild(config) {
 }
 
 before(async () => {
-  project = consumerProject('lq-consumer-worker-', {
+  project = consumerProject('lq-consumer-worker-', { files: {
     'vite-src/index.html': HTML('./main.js'),
     'vite-src/main.js': PAGE('', 'undefined'),
     'webpack-src/main.js': PAGE('', 'undefined'),
@@ -146,7 +146,7 @@ ${COMPARE}
 const result = await compare(readFileSync(process.argv[2], 'utf8'), readFileSync(process.argv[3], 'utf8'));
 process.stdout.write(JSON.stringify(result));
 `,
-  });
+  } });
   // Vite: its default options; the worker and the engine it imports are one chunk of their own.
   outputs.vite = path.join(project.dir, 'vite-out');
   await viteBuild({
