@@ -1,6 +1,6 @@
 // `loyalty-qualifier sandbox grant|purchase|purchases|wait|rewards ...`: the consumer API's
 // sandbox operations from a terminal, over SandboxClient. Answers are JSON on stdout; errors are
-// the contract body {"code","message"} on stderr; while waiting, a live progress line on stderr.
+// the error body {"code","message"} on stderr; while waiting, a live progress line on stderr.
 // A bad command line is plain text on stderr (exit 2).
 import { EXIT, UsageError, parseCommandLine, reportUsageError } from './command_line.js';
 import { NETWORK_ERROR, TIMEOUT } from '../clients/loyalty_client.js';
@@ -9,7 +9,7 @@ import { SANDBOX_POLL_SCHEDULE, SandboxClient } from '../clients/sandbox_client.
 
 export const SANDBOX_USAGE = `usage: loyalty-qualifier sandbox <command> [options]
 
-commands (consumer API sandbox operations, API spec 4.2-4.5 and 8):
+commands (the consumer API's sandbox operations; docs/reference.md#sandbox-operations):
   grant      --campaign HASHID --user USER_ID
              issue a campaign's reward (HASHID: the hashid form of the program's external_uid)
   purchase   --merchant MERCHANT_ID --user USER_ID --amount DECIMAL

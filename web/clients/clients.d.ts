@@ -132,9 +132,9 @@ export declare class LoyaltyClient {
   credentials(): Promise<ReplayCredentials>;
   /** A client with the same fetch and timeoutMs for other credentials. */
   withCredentials(credentials: ReplayCredentials): LoyaltyClient;
-  /** POST /api/baskets/qualifying (API spec 4.1). */
+  /** POST /api/baskets/qualifying (docs/reference.md#http-api). */
   qualify(basket: QualifyRequest | string, options?: RequestOptions): Promise<QualifyResult>;
-  /** GET /api/account: the account snapshot (contract section 1), narrowed by the read options. */
+  /** GET /api/account: the account snapshot (docs/reference.md#snapshot), narrowed by the read options. */
   account(options?: RequestOptions & AccountReadOptions): Promise<Snapshot>;
   /**
    * GET /api/account with `If-None-Match: etag` (when etag is a string): the service answers 304
@@ -542,7 +542,7 @@ export declare class HybridQualifier {
    * 400 for a malformed basket, 503 past maxStaleMs (the message names the snapshot's age).
    */
   qualify(basket: QualifyRequest | string): Promise<LocalQualifyResult>;
-  /** The local explain (contract section 4), on the same terms as qualify(). */
+  /** The local explain (docs/reference.md#explain), on the same terms as qualify(). */
   explain(basket: QualifyRequest | string): Promise<LocalExplainResult>;
   /**
    * Bills an order (POST /api/baskets, state "billed") with one basket id, kept in the outbox
@@ -584,19 +584,19 @@ export declare class HybridQualifier {
 // ---------------------------------------------------------------------------------------------
 // SandboxClient
 
-/** The Accept-Version of the consumer API (API spec 9). */
+/** The Accept-Version of the consumer API (docs/reference.md#sandbox-operations). */
 export declare const CONSUMER_API_VERSION: 'v4.0';
 
 export interface PollSchedule {
-  /** Wait before the first poll; API spec 8: at least 60000. */
+  /** Wait before the first poll; the sandbox's schedule: at least 60000. */
   firstDelayMs: number;
-  /** Cap of the doubling waits; API spec 8: 300000 (5 minutes). */
+  /** Cap of the doubling waits; the sandbox's schedule: 300000 (5 minutes). */
   maxDelayMs: number;
-  /** Give up after this much time in all; API spec 8: about 45 minutes (2700000). */
+  /** Give up after this much time in all; the sandbox's schedule: about 45 minutes (2700000). */
   totalMs: number;
 }
 
-/** API spec 8: { firstDelayMs: 60000, maxDelayMs: 300000, totalMs: 2700000 }. */
+/** The sandbox's polling schedule (docs/reference.md#polling-schedule): { firstDelayMs: 60000, maxDelayMs: 300000, totalMs: 2700000 }. */
 export declare const SANDBOX_POLL_SCHEDULE: Readonly<PollSchedule>;
 
 /** The waits of a schedule when polls take no time: 60, 120, 240, 300 x 7, 180 s by default. */
@@ -605,7 +605,7 @@ export function pollDelays(schedule?: Partial<PollSchedule>): number[];
 export type QueryScalar = string | number | boolean;
 export type QueryValue = QueryScalar | readonly QueryScalar[] | null | undefined;
 
-/** `?states[]=a&states[]=b&limit=5`: arrays in the bracket convention (API spec 4.5). */
+/** `?states[]=a&states[]=b&limit=5`: arrays in the bracket convention (docs/reference.md#array-query-parameters). */
 export function encodeQuery(params?: Record<string, QueryValue>): string;
 
 export interface GrantRequest {
@@ -625,7 +625,7 @@ export interface SandboxReward extends RewardEntity {
   readonly [field: string]: unknown;
 }
 
-/** API spec 2.7 (sent wrapped as {"purchase": ...}). */
+/** A simulated purchase (docs/reference.md#sandbox-operations; sent wrapped as {"purchase": ...}). */
 export interface PurchaseRequest {
   merchant_id: string;
   /** The location hashid (its uid is accepted too); null or absent: no location. */
@@ -740,6 +740,6 @@ export declare class SandboxClient {
   listPurchases(filters?: PurchaseFilters, options?: RequestOptions): Promise<SandboxPurchase[]>;
   /** GET /rewards, e.g. listRewards({ states: ['redeemable', 'redeemed'] }). */
   listRewards(filters?: RewardFilters, options?: RequestOptions): Promise<SandboxReward[]>;
-  /** Polls per API spec 8; resolves the matching purchase, or null after about 45 minutes. */
+  /** Polls on the sandbox's schedule (docs/reference.md#polling-schedule); resolves the matching purchase, or null after about 45 minutes. */
   waitForPurchase(match: PurchaseMatch, options?: WaitOptions): Promise<SandboxPurchase | null>;
 }

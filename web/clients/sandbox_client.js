@@ -1,13 +1,13 @@
-// The consumer API's sandbox operations (API spec 2.6, 2.7, 4.2-4.5, 5, 8, 9): grant a reward,
+// The consumer API's sandbox operations (docs/reference.md#sandbox-operations): grant a reward,
 // simulate a purchase, list purchases and rewards, and wait for a purchase to land with the
-// polling schedule of API spec 8. Runs in Node >= 18 and in browsers.
+// polling schedule of the sandbox (docs/reference.md#polling-schedule). Runs in Node >= 18 and in browsers.
 import { ServiceEndpoint, isServiceUnavailable, requireText } from './loyalty_client.js';
 
-/** The consumer API version sent as Accept-Version (API spec 9). */
+/** The consumer API version sent as Accept-Version. */
 export const CONSUMER_API_VERSION = 'v4.0';
 
 /**
- * API spec 8: first poll after 60 s, then waits doubling up to 5 minutes, giving up after about
+ * The sandbox's schedule: first poll after 60 s, then waits doubling up to 5 minutes, giving up after about
  * 45 minutes in total (the last wait is shortened so that the last poll falls at 45:00).
  */
 export const SANDBOX_POLL_SCHEDULE = Object.freeze({ firstDelayMs: 60_000, maxDelayMs: 300_000, totalMs: 45 * 60_000 });
@@ -42,7 +42,7 @@ export function pollDelays(schedule) {
 }
 
 /**
- * A query string in the bracket convention of API spec 4.5: an array is `name[]=a&name[]=b`,
+ * A query string in the bracket convention (docs/reference.md#array-query-parameters): an array is `name[]=a&name[]=b`,
  * one `name[]` per value; anything else is `name=value`, one string (commas are not split).
  * undefined and null are left out; an empty array cannot be expressed and is a TypeError.
  */
@@ -186,7 +186,7 @@ export class SandboxClient {
   /**
    * Polls GET /purchases until a purchase matches (resolves it) or the schedule runs out
    * (resolves null): first poll after 60 s, waits doubling to a 5-minute cap, about 45 minutes
-   * in all (API spec 8). A poll that fails for want of the service is retried at the next
+   * in all (the sandbox's schedule). A poll that fails for want of the service is retried at the next
    * step; a 4xx rejects. `onProgress` gets one event per step; `timers` replaces
    * setTimeout/clearTimeout/now (tests); `signal` aborts the wait.
    */
