@@ -3,7 +3,7 @@
 /** A decimal as stored in the snapshot: a JSON number or a numeric string. */
 export type Decimal = number | string;
 
-/** A reward the user owns (API spec 2.3), echoed from the snapshot. */
+/** A reward the user owns (docs/reference.md#answer), echoed from the snapshot. */
 export interface RewardEntity {
   readonly id: string;
   readonly value: Decimal;
@@ -18,7 +18,7 @@ export interface RewardEntity {
   readonly restriction_location_ids: readonly string[];
 }
 
-/** A points-exchange product (API spec 2.4), echoed from the snapshot. */
+/** A points-exchange product (docs/reference.md#answer), echoed from the snapshot. */
 export interface PointsProductEntity {
   readonly id: string;
   readonly points: number;
@@ -33,14 +33,14 @@ export interface PointsProductEntity {
   readonly restriction_location_ids: readonly string[];
 }
 
-/** The qualifying response body (API spec 2.2). The entities are frozen and shared. */
+/** The qualifying response body (docs/reference.md#answer). The entities are frozen and shared. */
 export interface QualifyResult {
   rewards: RewardEntity[];
   points_products: PointsProductEntity[];
 }
 
 /**
- * Extra fields forwarded with a request (API spec 2.1 passes unknown fields through). The
+ * Extra fields forwarded with a request (the loyalty service passes unknown request fields through). The
  * request types reject unknown fields by default, so that a misspelt field is a compile error;
  * name the extra fields to forward them, e.g. `QualifyRequest<{ pos_ref: string }>`, or use
  * `Forwarded` (any field) to forward whatever a caller sends.
@@ -67,7 +67,7 @@ export type BasketItem<ItemExtra extends object = {}, ModifierExtra extends obje
 } & ItemExtra;
 
 /**
- * The qualifying request (API spec 2.1, contract section 2); every field is optional. Unknown
+ * The qualifying request (docs/reference.md#request); every field is optional. Unknown
  * fields are a compile error unless named in `Extra` (top level), `ItemExtra` (items) or
  * `ModifierExtra` (modifiers): `const r: QualifyRequest<{ pos_ref: string }, { pos_line: number }>`
  * is accepted wherever a QualifyRequest is.
@@ -129,14 +129,14 @@ export interface ExplainEntry {
   reasons: ExplainReason[];
 }
 
-/** The explanation (contract section 4). */
+/** The explanation (docs/reference.md#explain). */
 export interface ExplainResult {
   entries: ExplainEntry[];
   /** The qualifying entry with the largest discount, or null. */
   best: string | null;
 }
 
-/** The account snapshot (contract section 1); unknown keys are ignored. */
+/** The account snapshot (docs/reference.md#snapshot); unknown keys are ignored. */
 export interface Snapshot {
   schema_version: number;
   [field: string]: unknown;
@@ -187,7 +187,7 @@ export interface Qualifier {
 }
 
 /**
- * The contract's error body as an Error: 400 request, 422 snapshot, 410 disposed, 500 engine
+ * The error body (docs/reference.md#errors) as an Error: 400 request, 422 snapshot, 410 disposed, 500 engine
  * stopped, 503 the wasm module could not be loaded (the message starts with MODULE_LOAD_FAILED and
  * names the source tried; `cause` is the underlying error).
  */

@@ -1,4 +1,4 @@
-// A POSIX TZ rule (contract 3.1 rule 6: the `tz_rule` of a snapshot) for an IANA time zone, from
+// A POSIX TZ rule (the `tz_rule` of a snapshot, docs/reference.md#snapshot) for an IANA time zone, from
 // the runtime's own Intl data: no tzdata files, so it works in browsers and web workers too.
 //
 // The offsets in force are read from Intl.DateTimeFormat; this year's and next year's transitions

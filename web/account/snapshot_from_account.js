@@ -1,4 +1,4 @@
-// A schema-v1 snapshot (contract section 1) from the loyalty service's own account read
+// A schema-v1 snapshot (docs/reference.md#snapshot; the mapping: #account-read) from the loyalty service's own account read
 // (GET /api/account), so that local answers work against the real service and not only against
 // the local one, which serves the snapshot itself.
 //
@@ -12,9 +12,9 @@ import { tzRuleFromIntl } from './intl_tz_rule.js';
 
 const SNAPSHOT_ERROR = 422;
 
-// The discount fields of a reward (vendor docs; API spec 2.3 without the location restriction).
+// The discount fields of a reward (the reward entity without its location restriction, docs/reference.md#answer).
 const REWARD_FIELDS = ['value', 'minimum', 'maximum', 'label', 'state', 'type', 'products', 'fine_print', 'retire_at'];
-// The same for a points product whose discount is known (API spec 2.4).
+// The same for a points product whose discount is known (the points product entity).
 const PRODUCT_DISCOUNT_FIELDS = ['value', 'minimum', 'maximum', 'type', 'products'];
 // What every points product keeps.
 const PRODUCT_FIELDS = ['label', 'state', 'fine_print', 'points_experience_id'];
@@ -171,7 +171,7 @@ export function snapshotFromAccount(account, context) {
   const pointsProducts = listOf(body, 'points_products').map((record, i) => {
     const path = `account.points_products[${i}]`;
     const product = { id: idOf(record, path) };
-    // `cost` (later versions) or `points` (earlier ones and API spec 2.4).
+    // `cost` (later versions) or `points` (earlier ones, as in the points product entity).
     const costKey = absent(record.cost) ? 'points' : 'cost';
     product.points = absent(record[costKey]) ? 0 : pointsOf(record[costKey], `${path}.${costKey}`, { floor: false });
     copyFields(product, record, PRODUCT_FIELDS, path);

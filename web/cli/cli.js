@@ -12,11 +12,11 @@ import { EXIT, UsageError, packageVersion, reportUsageError } from './command_li
  */
 const COMMANDS = {
   qualify: {
-    summary: 'the qualifying rewards and points products of a basket (API spec 2.2)',
+    summary: 'the qualifying rewards and points products of a basket',
     run: async (argv, io) => (await import('./qualify_cli.js')).runQualifyCli('qualify', argv, io),
   },
   explain: {
-    summary: 'every offer with its discount and failing rules (contract section 4)',
+    summary: 'every offer with its discount and failing rules',
     run: async (argv, io) => (await import('./qualify_cli.js')).runQualifyCli('explain', argv, io),
   },
   sandbox: {

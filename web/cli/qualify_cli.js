@@ -1,5 +1,5 @@
 // `loyalty-qualifier qualify|explain`: one snapshot and one request through the engine. The answer
-// is JSON on stdout; a refusal is the contract body {"code","message"} on stderr (exit 1).
+// is JSON on stdout; a refusal is the error body {"code","message"} (docs/reference.md#errors) on stderr (exit 1).
 import {
   EXIT,
   UsageError,
@@ -12,10 +12,10 @@ import { QualifyError } from '../engine/qualify_error.js';
 
 export const QUALIFY_USAGE = `usage: loyalty-qualifier qualify|explain -s FILE -r FILE [-n ISO]
 
-  qualify              print the qualifying rewards and points products (API spec 2.2)
-  explain              print every offer with its discount and failing rules (contract section 4)
-  -s, --snapshot FILE  account snapshot JSON (contract section 1); - reads standard input
-  -r, --request FILE   basket request JSON (API spec 2.1); - reads standard input
+  qualify              print the qualifying rewards and points products
+  explain              print every offer with its discount and failing rules
+  -s, --snapshot FILE  account snapshot JSON; - reads standard input
+  -r, --request FILE   basket request JSON; - reads standard input
   -n, --now ISO        clock for a request without order_timestamp (RFC 3339; default: now)
   -h, --help           this text`;
 

@@ -1,7 +1,7 @@
 // `loyalty-qualifier sandbox grant|purchase|purchases|wait|rewards|register-card|doctor ...`: the
 // consumer API's sandbox operations (and the local service's helpers for the emulated fraud
 // rule) from a terminal, over SandboxClient. Answers are JSON on stdout; errors are
-// the contract body {"code","message"} on stderr; while waiting, a live progress line on stderr.
+// the error body {"code","message"} on stderr; while waiting, a live progress line on stderr.
 // A bad command line is plain text on stderr (exit 2).
 import { EXIT, UsageError, parseCommandLine, reportUsageError } from './command_line.js';
 import { NETWORK_ERROR, TIMEOUT } from '../clients/loyalty_client.js';
@@ -10,7 +10,7 @@ import { SANDBOX_POLL_SCHEDULE, SandboxClient } from '../clients/sandbox_client.
 
 export const SANDBOX_USAGE = `usage: loyalty-qualifier sandbox <command> [options]
 
-commands (consumer API sandbox operations, API spec 4.2-4.5 and 8):
+commands (the consumer API's sandbox operations; docs/reference.md#sandbox-operations):
   grant      --campaign HASHID --user USER_ID
              issue a campaign's reward (HASHID: the hashid form of the program's external_uid)
   purchase   --merchant MERCHANT_ID --user USER_ID --amount DECIMAL
@@ -25,7 +25,7 @@ commands (consumer API sandbox operations, API spec 4.2-4.5 and 8):
   rewards    [--state STATE]... [--campaign HASHID]... [--id REWARD_ID]...
              list the user's rewards; repeated options are sent as states[]=a&states[]=b
 
-the local service's own helpers (the emulated sandbox fraud rule; not API spec operations):
+the local service's own helpers (the emulated sandbox fraud rule; not operations of the loyalty API):
   register-card  --number CARD_NUMBER [--replace] [--user USER_ID]
              register a card for the user; a standard test card (4111111111111111 ...) is
              high-risk: use the first 6 and last 4 digits of one, middle digits your own

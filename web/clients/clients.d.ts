@@ -132,9 +132,9 @@ export declare class LoyaltyClient {
   credentials(): Promise<ReplayCredentials>;
   /** A client with the same fetch and timeoutMs for other credentials. */
   withCredentials(credentials: ReplayCredentials): LoyaltyClient;
-  /** POST /api/baskets/qualifying (API spec 4.1). */
+  /** POST /api/baskets/qualifying (docs/reference.md#http-api). */
   qualify(basket: QualifyRequest | string, options?: RequestOptions): Promise<QualifyResult>;
-  /** GET /api/account: the account snapshot (contract section 1), narrowed by the read options. */
+  /** GET /api/account: the account snapshot (docs/reference.md#snapshot), narrowed by the read options. */
   account(options?: RequestOptions & AccountReadOptions): Promise<Snapshot>;
   /**
    * GET /api/account with `If-None-Match: etag` (when etag is a string): the service answers 304
@@ -552,7 +552,7 @@ export declare class HybridQualifier {
    * 400 for a malformed basket, 503 past maxStaleMs (the message names the snapshot's age).
    */
   qualify(basket: QualifyRequest | string): Promise<LocalQualifyResult>;
-  /** The local explain (contract section 4), on the same terms as qualify(). */
+  /** The local explain (docs/reference.md#explain), on the same terms as qualify(). */
   explain(basket: QualifyRequest | string): Promise<LocalExplainResult>;
   /**
    * Bills an order (POST /api/baskets, state "billed") with one basket id, kept in the outbox
@@ -594,19 +594,19 @@ export declare class HybridQualifier {
 // ---------------------------------------------------------------------------------------------
 // SandboxClient
 
-/** The Accept-Version of the consumer API (API spec 9). */
+/** The Accept-Version of the consumer API (docs/reference.md#sandbox-operations). */
 export declare const CONSUMER_API_VERSION: 'v4.0';
 
 export interface PollSchedule {
-  /** Wait before the first poll; API spec 8: at least 60000. */
+  /** Wait before the first poll; the sandbox's schedule: at least 60000. */
   firstDelayMs: number;
-  /** Cap of the doubling waits; API spec 8: 300000 (5 minutes). */
+  /** Cap of the doubling waits; the sandbox's schedule: 300000 (5 minutes). */
   maxDelayMs: number;
-  /** Give up after this much time in all; API spec 8: about 45 minutes (2700000). */
+  /** Give up after this much time in all; the sandbox's schedule: about 45 minutes (2700000). */
   totalMs: number;
 }
 
-/** API spec 8: { firstDelayMs: 60000, maxDelayMs: 300000, totalMs: 2700000 }. */
+/** The sandbox's polling schedule (docs/reference.md#polling-schedule): { firstDelayMs: 60000, maxDelayMs: 300000, totalMs: 2700000 }. */
 export declare const SANDBOX_POLL_SCHEDULE: Readonly<PollSchedule>;
 
 /** The waits of a schedule when polls take no time: 60, 120, 240, 300 x 7, 180 s by default. */
@@ -615,7 +615,7 @@ export function pollDelays(schedule?: Partial<PollSchedule>): number[];
 export type QueryScalar = string | number | boolean;
 export type QueryValue = QueryScalar | readonly QueryScalar[] | null | undefined;
 
-/** `?states[]=a&states[]=b&limit=5`: arrays in the bracket convention (API spec 4.5). */
+/** `?states[]=a&states[]=b&limit=5`: arrays in the bracket convention (docs/reference.md#array-query-parameters). */
 export function encodeQuery(params?: Record<string, QueryValue>): string;
 
 export interface GrantRequest {
@@ -635,7 +635,7 @@ export interface SandboxReward extends RewardEntity {
   readonly [field: string]: unknown;
 }
 
-/** API spec 2.7 (sent wrapped as {"purchase": ...}). */
+/** A simulated purchase (docs/reference.md#sandbox-operations; sent wrapped as {"purchase": ...}). */
 export interface PurchaseRequest {
   merchant_id: string;
   /** The location hashid (its uid is accepted too); null or absent: no location. */
@@ -727,7 +727,7 @@ export interface WaitOptions {
 }
 
 /**
- * The sandbox fraud rule (API spec 7), as the local service emulates it in sandbox mode: a
+ * The sandbox fraud rule (docs/reference.md#sandbox-fraud-rule), as the local service emulates it in sandbox mode: a
  * standard test card number (4111111111111111, 4242424242424242, 5555555555554444,
  * 378282246310005, 6011111111111117 ... docs/service.md lists them), or any card registered to
  * more than one user, is high-risk; on a user holding one, the rewards of the fraud-protected
@@ -739,7 +739,7 @@ export interface WaitOptions {
  */
 export type CampaignRewardType = 'intro' | 'birthday' | 'winback' | 'signup' | 'free_item' | 'promotion';
 
-/** The local service's helper POST /emulator/cards (not an operation of the API spec). */
+/** The local service's helper POST /emulator/cards (not an operation of the loyalty API). */
 export interface CardRegistration {
   /** 12 to 19 digits (spaces and dashes allowed): the first 6 and last 4 of a standard test card. */
   card_number: string;
@@ -813,6 +813,6 @@ export declare class SandboxClient {
   registerCard(registration: CardRegistration, options?: RequestOptions): Promise<RegisteredCard>;
   /** The local service's GET /emulator/fraud_report: which rewards would silently fail. */
   fraudReport(query?: { user_id?: string }, options?: RequestOptions): Promise<FraudReport>;
-  /** Polls per API spec 8; resolves the matching purchase, or null after about 45 minutes. */
+  /** Polls on the sandbox's schedule (docs/reference.md#polling-schedule); resolves the matching purchase, or null after about 45 minutes. */
   waitForPurchase(match: PurchaseMatch, options?: WaitOptions): Promise<SandboxPurchase | null>;
 }

@@ -231,7 +231,7 @@ export class HybridQualifier {
   }
 
   /**
-   * The local answer (API spec 2.2) from the snapshot in hand, without waiting for the network
+   * The local answer (docs/reference.md#answer) from the snapshot in hand, without waiting for the network
    * (except the very first time, when there is no usable snapshot at all). An expired snapshot
    * still answers while a fresh one is fetched in the background.
    */
@@ -240,7 +240,7 @@ export class HybridQualifier {
     return ageMs > this.#maxAgeMs ? { ...answer, provisional: true, snapshotAgeMs: ageMs } : answer;
   }
 
-  /** The local explain (contract section 4) of the basket, on the same terms as qualify(). */
+  /** The local explain (docs/reference.md#explain) of the basket, on the same terms as qualify(). */
   async explain(basket) {
     const { answer, ageMs } = await this.#localAnswer((engine) => engine.explain(basket));
     return ageMs > this.#maxAgeMs ? { ...answer, provisional: true, snapshotAgeMs: ageMs } : answer;

@@ -1,4 +1,4 @@
-// The loyalty API over HTTP (API spec 4.1, 5, 9, and the local service's account and basket
+// The loyalty API over HTTP (docs/reference.md#http-api, and the local service's account and basket
 // operations): every failure becomes a QualifyError with the service's { code, message }; a
 // network failure and a timeout get their own codes. Runs in Node >= 18 and in browsers.
 import { toJsonText } from '../engine/json_text.js';
@@ -165,7 +165,7 @@ const ACCOUNT_READ_OPTIONS = ['locationUid', 'redemptionVenue', 'rewardStates'];
 
 /**
  * The account read's query string (`?location_uid=...&redemption_venue=...&reward_states[]=...`,
- * one `reward_states[]` per state: the bracket convention of API spec 4.5), '' without any.
+ * one `reward_states[]` per state: the bracket convention, docs/reference.md#array-query-parameters), '' without any.
  * TypeError for an unknown option or one of the wrong type; the service judges the values (400).
  */
 function accountQuery(read) {
@@ -226,7 +226,7 @@ function checkToken(accessToken) {
 
 /**
  * The loyalty API of one user at one merchant: qualifying dry runs, the account snapshot and
- * basket create/update, with the API spec's headers (Authorization, Merchant-Key, Accept).
+ * basket create/update, with the loyalty API's headers (Authorization, Merchant-Key, Accept).
  * `accessToken` is a string or a function (sync or async) giving the current token, called for
  * each request, so a token can be refreshed without a new client.
  */
@@ -301,7 +301,7 @@ export class LoyaltyClient {
     return this.#endpoint.request(method, path, { ...options, headers: { ...authorization, ...options.headers } });
   }
 
-  /** POST /api/baskets/qualifying: the qualifying rewards and points products (API spec 2.2). */
+  /** POST /api/baskets/qualifying: the qualifying rewards and points products (docs/reference.md#answer). */
   async qualify(basket, { signal } = {}) {
     const body = toJsonText(basket, 'basket', 400);
     return this.#request('POST', '/api/baskets/qualifying', { body, signal });

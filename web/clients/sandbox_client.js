@@ -1,13 +1,13 @@
-// The consumer API's sandbox operations (API spec 2.6, 2.7, 4.2-4.5, 5, 8, 9): grant a reward,
+// The consumer API's sandbox operations (docs/reference.md#sandbox-operations): grant a reward,
 // simulate a purchase, list purchases and rewards, and wait for a purchase to land with the
-// polling schedule of API spec 8. Runs in Node >= 18 and in browsers.
+// polling schedule of the sandbox (docs/reference.md#polling-schedule). Runs in Node >= 18 and in browsers.
 import { ServiceEndpoint, isServiceUnavailable, requireText } from './loyalty_client.js';
 
-/** The consumer API version sent as Accept-Version (API spec 9). */
+/** The consumer API version sent as Accept-Version. */
 export const CONSUMER_API_VERSION = 'v4.0';
 
 /**
- * API spec 8: first poll after 60 s, then waits doubling up to 5 minutes, giving up after about
+ * The sandbox's schedule: first poll after 60 s, then waits doubling up to 5 minutes, giving up after about
  * 45 minutes in total (the last wait is shortened so that the last poll falls at 45:00).
  */
 export const SANDBOX_POLL_SCHEDULE = Object.freeze({ firstDelayMs: 60_000, maxDelayMs: 300_000, totalMs: 45 * 60_000 });
@@ -42,7 +42,7 @@ export function pollDelays(schedule) {
 }
 
 /**
- * A query string in the bracket convention of API spec 4.5: an array is `name[]=a&name[]=b`,
+ * A query string in the bracket convention (docs/reference.md#array-query-parameters): an array is `name[]=a&name[]=b`,
  * one `name[]` per value; anything else is `name=value`, one string (commas are not split).
  * undefined and null are left out; an empty array cannot be expressed and is a TypeError.
  */
@@ -152,7 +152,7 @@ export class SandboxClient {
    * `campaign_id` is the hashid form of the program's external_uid (a numeric program id does
    * not resolve). Resolves the reward record created.
    *
-   * The sandbox's fraud rule (API spec 7): when the user holds a standard test card (e.g.
+   * The sandbox's fraud rule (docs/reference.md#sandbox-fraud-rule): when the user holds a standard test card (e.g.
    * 4111111111111111), the reward of an intro, birthday, winback or signup campaign silently does
    * not activate; this call answers exactly the same, but the reward never shows in listRewards()
    * or the account. Give each test user a unique card number (the first 6 and last 4 digits of a
@@ -191,7 +191,7 @@ export class SandboxClient {
   }
 
   /**
-   * The local service's own helper (not an operation of the API spec, which shows no card
+   * The local service's own helper (not an operation of the loyalty API, which has no card
    * registration): POST /emulator/cards registers a card for the token's user, the input of the
    * emulated sandbox fraud rule. A standard test card (e.g. 4111111111111111) is high-risk: the
    * user's intro, birthday, winback and signup rewards then silently fail to activate. Use a
@@ -219,7 +219,7 @@ export class SandboxClient {
   /**
    * Polls GET /purchases until a purchase matches (resolves it) or the schedule runs out
    * (resolves null): first poll after 60 s, waits doubling to a 5-minute cap, about 45 minutes
-   * in all (API spec 8). A poll that fails for want of the service is retried at the next
+   * in all (the sandbox's schedule). A poll that fails for want of the service is retried at the next
    * step; a 4xx rejects. `onProgress` gets one event per step; `timers` replaces
    * setTimeout/clearTimeout/now (tests); `signal` aborts the wait.
    */

@@ -284,7 +284,7 @@ class Qualifier {
     if (handleRegistry !== null) handleRegistry.register(this, handle, this);
   }
 
-  /** The qualifying rewards and points products (API spec 2.2) for a basket. */
+  /** The qualifying rewards and points products (docs/reference.md#answer) for a basket. */
   qualify(request) {
     const handle = this.#live();
     const text = toJsonText(request, 'request', 400);
@@ -294,7 +294,7 @@ class Qualifier {
     return decodeQualify(this.#module, handle.indices_address(), this.#entityOf);
   }
 
-  /** Every reward and points product with its discount and failing rules (contract section 4). */
+  /** Every reward and points product with its discount and failing rules (docs/reference.md#explain). */
   explain(request) {
     const handle = this.#live();
     const text = toJsonText(request, 'request', 400);

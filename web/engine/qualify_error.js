@@ -1,6 +1,6 @@
-// The error every face of the package throws: the contract's error body (section 5) as an Error.
+// The error every face of the package throws: the error body (docs/reference.md#errors) as an Error.
 
-/** An error body of the contract (section 5): `code` is the HTTP status, `message` the reason. */
+/** An error body (docs/reference.md#errors): `code` is the HTTP status, `message` the reason. */
 export class QualifyError extends Error {
   constructor(code, message) {
     super(message);

@@ -101,7 +101,7 @@ function int64Of(low, high) {
 }
 
 /**
- * The explanation at `address` (contract section 4): `idOf(number)` names an offer, and
+ * The explanation at `address` (docs/reference.md#explain): `idOf(number)` names an offer, and
  * `rewardCount` tells rewards (lower numbers) from points products.
  */
 export function decodeExplanation(module, address, idOf, rewardCount) {

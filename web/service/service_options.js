@@ -81,9 +81,10 @@ export const SERVICE_OPTIONS = [
     // The per-client fairness cap: connections one remote address may hold (service default 128).
     key: 'maxConnectionsPerPeer',
     flag: '--max-connections-per-peer',
+    fromText: (text) => numberText(text, /^\d{1,4}$/),
     text(count) {
       if (!Number.isInteger(count) || count < 1 || count > 1000) {
-        throw new TypeError('maxConnectionsPerPeer must be an integer from 1 to 1000');
+        throw new TypeError('must be an integer from 1 to 1000');
       }
       return String(count);
     },

@@ -24,12 +24,12 @@ class WorkerQualifier {
     this.#ownsWorker = ownsWorker;
   }
 
-  /** The qualifying rewards and points products (API spec 2.2) for a basket. */
+  /** The qualifying rewards and points products for a basket (docs/reference.md#answer). */
   qualify(request) {
     return this.#ask('qualify', request);
   }
 
-  /** Every reward and points product with its discount and failing rules (contract section 4). */
+  /** Every reward and points product with its discount and failing rules (docs/reference.md#explain). */
   explain(request) {
     return this.#ask('explain', request);
   }
