@@ -2,7 +2,7 @@
 // packages versioned together (scripts/package_versions.mjs; pack refuses when they are not).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -70,5 +70,39 @@ test('npm run pack refuses to pack packages whose versions differ, naming each d
     assert.match(check.stderr, /package versions differ/);
   } finally {
     rmSync(copy, { recursive: true, force: true });
+  }
+});
+
+/** Every file under `dir`, as paths relative to it. */
+function filesUnder(dir, prefix = '') {
+  return readdirSync(path.join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
+    const name = path.join(prefix, entry.name);
+    return entry.isDirectory() ? filesUnder(dir, name) : [name];
+  });
+}
+
+test('no shipped file sends its reader to a file outside the package', () => {
+  const project = consumerProject('lq-consumer-docs-');
+  try {
+    const installed = project.installed();
+    const files = filesUnder(installed);
+    const texts = files.filter((f) => /\.(md|ts|js|mjs|json)$/.test(f));
+    // The product's own contract and API spec are not shipped: nothing may cite them.
+    const outside = /\.\.\/shared|contract\.md|contract section|contract \d|API spec \d|API spec section/;
+    for (const file of texts) {
+      const lines = readFileSync(path.join(installed, file), 'utf8').split('\n');
+      lines.forEach((line, i) => assert.doesNotMatch(line, outside, `${file}:${i + 1}: ${line.trim()}`));
+    }
+    // Every relative link of a shipped Markdown file names a shipped file.
+    for (const file of files.filter((f) => f.endsWith('.md'))) {
+      const text = readFileSync(path.join(installed, file), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/i.test(target) || target.startsWith('#')) continue;
+        const linked = path.normalize(path.join(path.dirname(file), target.split('#')[0]));
+        assert.ok(files.includes(linked), `${file} links to ${target}, which the package does not ship`);
+      }
+    }
+  } finally {
+    project.cleanup();
   }
 });
