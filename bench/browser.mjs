@@ -15,14 +15,13 @@
 //                       per call through the JS API, requests as objects cycling over the 64
 //                       baskets, medians of rounds after a warm-up (as bench/timing.mjs does).
 // Prints one JSON object. bench/run.mjs runs it and prints the rows with their targets.
-import { readFileSync, statSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import process from 'node:process';
 
 import { chromium } from 'playwright-core';
 
-import { NOW_MS, defaultDir, root } from './workloads.mjs';
+import { serveBenchPage } from './bench_page_server.mjs';
+import { NOW_MS, defaultDir } from './workloads.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -35,46 +34,7 @@ const ROUNDS = quick ? 7 : 15;
 const ROUND_MS = quick ? 30 : 60;
 const WARM_MS = quick ? 1000 : 2500;
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.json': 'application/json',
-  '.jsonl': 'text/plain; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
 
-/** Files under the repository (the page's code) and the workload folder, nothing else. */
-function serve() {
-  const server = http.createServer((request, response) => {
-    const url = new URL(request.url, 'http://127.0.0.1');
-    let file = null;
-    if (url.pathname === '/') {
-      response.writeHead(200, { 'Content-Type': TYPES['.html'], 'Cache-Control': 'no-store' });
-      response.end('<!doctype html><meta charset="utf-8"><title>loyalty-qualifier bench</title>');
-      return;
-    }
-    if (url.pathname.startsWith('/workloads/')) {
-      file = path.join(dir, path.basename(url.pathname));
-    } else if (url.pathname.startsWith('/web/')) {
-      file = path.join(root, path.normalize(url.pathname).replace(/^(\.\.[/\\])+/, ''));
-    }
-    const inside = file !== null && (file.startsWith(path.join(root, 'web') + path.sep) || file.startsWith(dir + path.sep));
-    if (!inside || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
-      response.writeHead(404, { 'Content-Type': 'text/plain' });
-      response.end('not found');
-      return;
-    }
-    const body = readFileSync(file);
-    response.writeHead(200, {
-      'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-      'Content-Length': body.length,
-      'Cache-Control': 'no-store',
-    });
-    response.end(body);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 // Runs in the page. Everything it needs comes in `setup`; returns the figures in ms.
 async function inPage(setup) {
@@ -140,7 +100,7 @@ async function inPage(setup) {
 }
 
 async function main() {
-  const server = await serve();
+  const server = await serveBenchPage(dir, 'loyalty-qualifier bench');
   const base = `http://127.0.0.1:${server.address().port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_FLAGS });
   try {

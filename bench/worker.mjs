@@ -23,8 +23,7 @@
 // Pages alternate between in-thread and worker, so that a neighbour's load burdens both alike.
 // Prints one JSON object. bench/run.mjs runs it and prints the rows with their targets.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -32,6 +31,7 @@ import readline from 'node:readline';
 
 import { chromium } from 'playwright-core';
 
+import { serveBenchPage } from './bench_page_server.mjs';
 import { NOW_MS, defaultDir, root } from './workloads.mjs';
 
 const args = process.argv.slice(2);
@@ -47,14 +47,6 @@ const ROUND_MS = quick ? 30 : 60;
 const WARM_MS = quick ? 1000 : 2500;
 const KIOSK_NOW = '2026-11-24T13:15:00Z';
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.json': 'application/json',
-  '.jsonl': 'text/plain; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -62,33 +54,6 @@ const median = (values) => {
   return n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 };
 
-/** web/ and the workload folder, nothing else. */
-function serve() {
-  const server = http.createServer((request, response) => {
-    const url = new URL(request.url, 'http://127.0.0.1');
-    if (url.pathname === '/') {
-      response.writeHead(200, { 'Content-Type': TYPES['.html'], 'Cache-Control': 'no-store' });
-      response.end('<!doctype html><meta charset="utf-8"><title>loyalty-qualifier worker bench</title>');
-      return;
-    }
-    let file = null;
-    if (url.pathname.startsWith('/workloads/')) file = path.join(dir, path.basename(url.pathname));
-    else if (url.pathname.startsWith('/web/')) file = path.join(root, path.normalize(url.pathname));
-    const inside = file !== null && (file.startsWith(path.join(root, 'web') + path.sep) || file.startsWith(dir + path.sep));
-    if (!inside || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
-      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
-      return;
-    }
-    const body = readFileSync(file);
-    response.writeHead(200, {
-      'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-      'Content-Length': body.length,
-      'Cache-Control': 'no-store',
-    });
-    response.end(body);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 // In the page, before anything else runs: every long task is kept.
 function observeLongTasks() {
@@ -202,7 +167,7 @@ function startKiosk(scratch) {
 }
 
 async function main() {
-  const server = await serve();
+  const server = await serveBenchPage(dir, 'loyalty-qualifier worker bench');
   const base = `http://127.0.0.1:${server.address().port}`;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_FLAGS });
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-bench-worker-'));

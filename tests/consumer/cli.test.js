@@ -2,7 +2,8 @@
 // exit-code table of the README, each code with its stderr: 0 done; 1 refused, the {"code",
 // "message"} body; 2 a bad command line or an unreadable input file, plain text naming it (with
 // the command's own usage for a command line); 3 sandbox wait: not landed; 4 sandbox: the service
-// could not be reached. `serve` follows the same table.
+// could not be reached; 5 sandbox doctor: some rewards would silently fail. `serve` follows the
+// same table.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
@@ -115,6 +116,20 @@ test('sandbox: exit 0 and 3 against a sandbox service, 4 when it cannot be reach
   const unreachable = cli(['sandbox', 'rewards', '--url', closed, ...SANDBOX_USER]);
   assert.equal(unreachable.status, 4, unreachable.stderr);
   assert.equal(JSON.parse(unreachable.stderr.trim().split('\n').at(-1)).code, 0);
+});
+
+test('sandbox doctor: exit 0 for a user without a high-risk card, 5 once a standard test card is registered', () => {
+  const connection = ['--url', service.url, ...SANDBOX_USER];
+  const clean = cli(['sandbox', 'doctor', ...connection]);
+  assert.equal(clean.status, 0, clean.stdout + clean.stderr);
+  assert.match(clean.stdout, /no reward would silently fail/);
+  const registered = cli(['sandbox', 'register-card', '--number', '4111111111111111', ...connection]);
+  assert.equal(registered.status, 0, registered.stderr);
+  const flagged = cli(['sandbox', 'doctor', ...connection]);
+  assert.equal(flagged.status, 5, flagged.stdout + flagged.stderr);
+  assert.equal(flagged.stderr, '');
+  assert.match(flagged.stdout, /WOULD SILENTLY FAIL/);
+  assert.match(flagged.stdout, /register-card --user u_1001 --number 4111\d{6}1111 --replace/);
 });
 
 test('serve exit 2: plain text and serve\'s own usage for every bad command line, never the binary\'s', () => {
