@@ -175,12 +175,16 @@ export interface QualifierOptions extends LoadOptions {
 
 /** A loaded snapshot. Every method throws QualifyError (410) after dispose(). */
 export interface Qualifier {
-  /** Throws QualifyError (400) for a malformed request. */
-  qualify(request: QualifyRequest | string): QualifyResult;
-  /** Throws QualifyError (400) for a malformed request. */
-  explain(request: QualifyRequest | string): ExplainResult;
+  /**
+   * Throws QualifyError (400) for a malformed request. A string, or UTF-8 bytes (a Uint8Array such
+   * as a Buffer read from a file), goes to the engine as it is: the same message as the service
+   * gives for that body.
+   */
+  qualify(request: QualifyRequest | string | Uint8Array): QualifyResult;
+  /** Throws QualifyError (400) for a malformed request (a string or bytes: as qualify). */
+  explain(request: QualifyRequest | string | Uint8Array): ExplainResult;
   /** Throws QualifyError (422) for an invalid snapshot; the previous one stays in force. */
-  setSnapshot(snapshot: Snapshot | string): void;
+  setSnapshot(snapshot: Snapshot | string | Uint8Array): void;
   /** Frees the wasm memory; idempotent. */
   dispose(): void;
   readonly disposed: boolean;
@@ -209,7 +213,7 @@ export function initQualifier(options?: LoadOptions): Promise<void>;
  * snapshot, (503) when the wasm module cannot be loaded.
  */
 export function createQualifier(
-  snapshot: Snapshot | string,
+  snapshot: Snapshot | string | Uint8Array,
   options?: QualifierOptions,
 ): Promise<Qualifier>;
 

@@ -67,14 +67,6 @@ const char* reason_phrase(int status) {
   }
 }
 
-// A body that is not JSON at all is reported as such (what is wrong, at which byte) rather than
-// as the first field the engine's reader could not read; checked only once the engine refused.
-error syntax_error_first(const std::string& body, const error& refused) {
-  if (refused.code != 400) return refused;
-  result<json> parsed = parse_json_limited(body);
-  return parsed ? refused : parsed.err();
-}
-
 // The answer to a request whose write the database refused: nothing was written.
 error database_failure(const database_error& e) {
   switch (e.what_kind()) {
@@ -109,9 +101,10 @@ void install_routes(httplib::Server& server, const route_context& context) {
     if (!who) return;
     result<std::shared_ptr<const account_view>> view = context.accounts.get(who->user_id);
     if (!view) return send_error(res, view.err());
-    // The raw body goes to the engine: its reader enforces the depth limit and names fields.
+    // The raw body goes to the engine, whose reader alone judges it: syntax (named with its
+    // offset), depth and fields, in the words of the package and the CLI.
     result<std::string> answer = (*view)->engine.qualify_json(req.body, context.clock.now());
-    if (!answer) return send_error(res, syntax_error_first(req.body, answer.err()));
+    if (!answer) return send_error(res, answer.err());
     send_v1(res, 200, answer.value());
   });
 
@@ -138,7 +131,7 @@ void install_routes(httplib::Server& server, const route_context& context) {
     std::optional<caller> who = admit(context, req, res);
     if (!who) return;
     result<basket_outcome> outcome = context.baskets.submit(*who, req.body);
-    if (!outcome) return send_error(res, syntax_error_first(req.body, outcome.err()));
+    if (!outcome) return send_error(res, outcome.err());
     send_v1(res, outcome->created ? 201 : 200, render_basket(*outcome));
   });
 

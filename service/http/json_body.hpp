@@ -1,4 +1,5 @@
-// Limits on request bodies: 1 MiB (413 beyond) and 64 levels of JSON nesting (400 beyond).
+// Limits on request bodies: 1 MiB (413 beyond) and the engine's 64 levels of JSON nesting
+// (400 beyond).
 #pragma once
 
 #include <cstddef>
@@ -11,13 +12,13 @@
 namespace lq::service {
 
 constexpr size_t kMaxBodyBytes = size_t{1} << 20;
-/// The engine's reader allows the same depth (json_reader::kMaxDepth).
-constexpr int kMaxJsonDepth = 64;
 
 using json = nlohmann::ordered_json;
 
-/// Parses JSON text, rejecting nesting deeper than kMaxJsonDepth without building it; errors
-/// (code 400) say what is wrong. `what` names the text in messages ("request body").
+/// Parses JSON text that the engine's reader accepts (its syntax, its depth limit, its
+/// messages); errors (code 400) say what is wrong and where. `what` names the text in messages
+/// ("request body"). For the sandbox's bodies and the fixture: the qualifying and basket bodies
+/// are read by the engine alone.
 result<json> parse_json_limited(std::string_view text, const char* what = "request body");
 
 }  // namespace lq::service

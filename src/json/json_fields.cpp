@@ -146,6 +146,19 @@ field_status read_string_array_field(json_reader& reader, std::vector<std::strin
   return reader.failed() ? field_status::wrong : field_status::ok;
 }
 
+error field_errors::take(const json_reader& reader) const {
+  if (reader.failed()) return syntax(reader);
+  // Only on the way out with an error: the text is read once more, as a whole, for its syntax.
+  json_reader whole(reader.text());
+  if (!whole.read_document()) return syntax(whole);
+  return error_ ? *error_ : error{code_, std::string(what_) + " is not valid"};
+}
+
+error field_errors::syntax(const json_reader& reader) const {
+  return error{code_, std::string(what_) + (reader.too_deep() ? " " : " is not valid JSON: ") +
+                          reader.error_message()};
+}
+
 std::string indexed(std::string_view base, int64_t index) {
   std::string out(base);
   out += '[';

@@ -47,8 +47,9 @@ field_status read_string_array_field(json_reader& reader, std::vector<std::strin
 std::string indexed(std::string_view base, int64_t index);
 
 /// The first error of a reader of one JSON document (`what`: "request body", "snapshot"), with
-/// the error code of that document (400, 422). A syntax error outranks a field's complaint, as
-/// the field read may have stopped at it.
+/// the error code of that document (400, 422). A syntax error anywhere in the text outranks a
+/// field's complaint (the field read may have stopped at it, or before it): one document, one
+/// verdict on its syntax, whichever field comes first.
 class field_errors {
  public:
   field_errors(int code, const char* what) : code_(code), what_(what) {}
@@ -58,15 +59,12 @@ class field_errors {
     if (!error_) error_ = error{code_, std::move(message)};
     return false;
   }
-  /// The error to report once a read returned false.
-  error take(const json_reader& reader) const {
-    if (reader.failed()) return syntax(reader);
-    return error_ ? *error_ : error{code_, std::string(what_) + " is not valid"};
-  }
-  /// `<what> is not valid JSON: <where>`.
-  error syntax(const json_reader& reader) const {
-    return error{code_, std::string(what_) + " is not valid JSON: " + reader.error_message()};
-  }
+  /// The error to report once a read returned false: the reader's failure, else the first
+  /// syntax error of the whole text, else the field's complaint.
+  error take(const json_reader& reader) const;
+  /// `<what> is not valid JSON: <problem> at offset <n>`, or `<what> nests deeper than 64 levels
+  /// at offset <n>`.
+  error syntax(const json_reader& reader) const;
 
  private:
   int code_;

@@ -71,8 +71,28 @@ bool json_reader::fail(const char* what) {
   return false;
 }
 
+bool json_reader::fail_unexpected() {
+  return fail(nullptr);
+}
+
 std::string json_reader::error_message() const {
-  return std::string(what_) + " at offset " + std::to_string(fail_pos_);
+  std::string out;
+  if (what_ != nullptr) {
+    out = what_;
+  } else if (fail_pos_ >= text_.size()) {
+    out = "unexpected end of input";
+  } else {
+    // The byte itself when it is printable ASCII, else its value.
+    const auto byte = static_cast<unsigned char>(text_[fail_pos_]);
+    static constexpr char kHex[] = "0123456789abcdef";
+    out = "unexpected ";
+    if (byte > 0x20 && byte < 0x7f) {
+      out.append("'").append(1, static_cast<char>(byte)).append("'");
+    } else {
+      out.append("byte 0x").append(1, kHex[byte >> 4]).append(1, kHex[byte & 0xf]);
+    }
+  }
+  return out + " at offset " + std::to_string(fail_pos_);
 }
 
 bool json_reader::enter(char open) {
@@ -81,7 +101,7 @@ bool json_reader::enter(char open) {
   if (pos_ >= text_.size() || text_[pos_] != open) {
     return fail(open == '{' ? "expected an object" : "expected an array");
   }
-  if (depth_ >= kMaxDepth) return fail("nesting deeper than 64 levels");
+  if (depth_ >= kMaxDepth) return fail(kTooDeep);
   ++pos_;
   ++depth_;
   first_ |= uint64_t{1} << depth_ % 64;
@@ -299,7 +319,7 @@ bool json_reader::skip_value() {
     case json_type::invalid:
       break;
   }
-  return fail(pos_ >= text_.size() ? "unexpected end of input" : "unexpected character");
+  return fail_unexpected();
 }
 
 bool json_reader::at_end() {

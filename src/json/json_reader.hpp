@@ -125,17 +125,30 @@ class json_reader {
   bool skip_value();
   /// True when only white space remains; otherwise a failure at the first byte after the value.
   bool at_end();
+  /// Reads the whole text as one JSON value up to its end, from a fresh reader: the syntax check
+  /// of a document. False at its first error.
+  bool read_document() { return skip_value() && at_end(); }
 
   /// Bytes read so far and bytes left.
   size_t offset() const { return pos_; }
   size_t remaining() const { return text_.size() - pos_; }
 
+  /// The text being read.
+  std::string_view text() const { return text_; }
+
   bool failed() const { return failed_; }
-  /// What went wrong and where, once failed().
+  /// Whether the failure is the nesting limit (valid JSON, refused for its depth), not a syntax
+  /// error.
+  bool too_deep() const { return failed_ && what_ == kTooDeep; }
+  /// What went wrong and where, once failed(): "unexpected '}' at offset 10", "nests deeper
+  /// than 64 levels at offset 64". The offset counts bytes from 0; at the end it is the length.
   std::string error_message() const;
 
  private:
+  static constexpr const char* kTooDeep = "nests deeper than 64 levels";
   bool fail(const char* what);
+  /// A failure naming the byte at pos_ (or the end of the input).
+  bool fail_unexpected();
   void skip_space() {
     while (pos_ < text_.size() && json_bytes::is_space(text_[pos_])) ++pos_;
   }

@@ -22,13 +22,9 @@ class request_parser {
 
   result<basket_request> run() {
     basket_request request;
-    const json_type type = reader_.peek();
-    if (type == json_type::invalid || (type != json_type::object && !reader_.skip_value())) {
-      reader_.skip_value();  // records where the text stops being JSON
-      return syntax_error();
-    }
-    if (type != json_type::object) {
-      return reader_.at_end() ? error{400, "request body must be a JSON object"} : syntax_error();
+    if (reader_.peek() != json_type::object) {
+      return reader_.read_document() ? error{400, "request body must be a JSON object"}
+                                     : syntax_error();
     }
     reader_.begin_object();
     std::string_view key;

@@ -80,11 +80,9 @@ class snapshot_loader {
   explicit snapshot_loader(std::string_view json) : reader_(json), errors_(422, "snapshot") {}
 
   result<snapshot> run() {
-    const json_type type = reader_.peek();
-    if (type != json_type::object) {
-      if (type == json_type::invalid) reader_.skip_value();
-      if (reader_.failed()) return syntax_error();
-      return error{422, "snapshot must be a JSON object"};
+    if (reader_.peek() != json_type::object) {
+      return reader_.read_document() ? error{422, "snapshot must be a JSON object"}
+                                     : syntax_error();
     }
     reader_.begin_object();
     std::string_view key;

@@ -128,8 +128,8 @@ TEST_CASE("every syntax error names what went wrong and its byte offset") {
   const std::pair<const char*, const char*> cases[] = {
       {"", "unexpected end of input at offset 0"},
       {"   ", "unexpected end of input at offset 3"},
-      {"x", "unexpected character at offset 0"},
-      {"[1,]", "unexpected character at offset 3"},
+      {"x", "unexpected 'x' at offset 0"},
+      {"[1,]", "unexpected ']' at offset 3"},
       {"[1 2]", "expected ',' or ']' at offset 3"},
       {"[1", "expected ',' or ']' at offset 2"},
       {"{\"a\":1 \"b\":2}", "expected ',' or '}' at offset 7"},
@@ -138,7 +138,7 @@ TEST_CASE("every syntax error names what went wrong and its byte offset") {
       {"{\"a\":1,}", "expected a member name at offset 7"},
       {"{\"a\" 1}", "expected ':' at offset 5"},
       {"{\"a\"", "expected ':' at offset 4"},
-      {"{\"a\":}", "unexpected character at offset 5"},
+      {"{\"a\":}", "unexpected '}' at offset 5"},
       {"\"abc", "unterminated string at offset 4"},
       {"\"ab\\", "unterminated string at offset 3"},
       {"\"a\tb\"", "control character in string at offset 2"},
@@ -158,8 +158,13 @@ TEST_CASE("every syntax error names what went wrong and its byte offset") {
       {"1e+", "invalid number at offset 3"},
       {"tru", "invalid literal at offset 0"},
       {"nul", "invalid literal at offset 0"},
-      {"True", "unexpected character at offset 0"},
+      {"True", "unexpected 'T' at offset 0"},
       {"fals", "invalid literal at offset 0"},
+      {"[1,\x01]", "unexpected byte 0x01 at offset 3"},
+      {"[\xff]", "unexpected byte 0xff at offset 1"},
+      {"{\"a\": }", "unexpected '}' at offset 6"},
+      {"{\"a\": ", "unexpected end of input at offset 6"},
+      {"[1,", "unexpected end of input at offset 3"},
   };
   for (const auto& [text, message] : cases) {
     INFO("text: " << text);
@@ -212,13 +217,27 @@ TEST_CASE("the first error sticks: later calls fail and peek is invalid") {
 
 TEST_CASE("nesting at 64 levels is read, at 65 it is refused") {
   CHECK(error_of(nested_arrays(64)).empty());
-  CHECK(error_of(nested_arrays(65)) == "nesting deeper than 64 levels at offset 64");
+  CHECK(error_of(nested_arrays(65)) == "nests deeper than 64 levels at offset 64");
 
   std::string objects;
   for (int i = 0; i < 64; ++i) objects += "{\"a\":";
   CHECK(error_of(objects + "1" + std::string(64, '}')).empty());
   CHECK(error_of(objects + "{}" + std::string(64, '}')) ==
-        "nesting deeper than 64 levels at offset " + std::to_string(64 * 5));
+        "nests deeper than 64 levels at offset " + std::to_string(64 * 5));
+}
+
+TEST_CASE("the nesting limit is told apart from a syntax error") {
+  const std::string too_deep_text = nested_arrays(65);
+  const std::string deepest_text = nested_arrays(64);
+  json_reader deep(too_deep_text);
+  CHECK_FALSE(deep.read_document());
+  CHECK(deep.too_deep());
+  json_reader broken("[1,]");
+  CHECK_FALSE(broken.read_document());
+  CHECK_FALSE(broken.too_deep());
+  json_reader valid(deepest_text);
+  CHECK(valid.read_document());
+  CHECK_FALSE(valid.too_deep());
 }
 
 TEST_CASE("at 64 levels every level still checks its own commas") {

@@ -103,6 +103,38 @@ TEST_CASE("text after the request object is a syntax error named at its first by
   }
 }
 
+TEST_CASE("a syntax error anywhere outranks a field's complaint, with its offset") {
+  const std::string deep = std::string(64, '[') + std::string(64, ']');
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      // The reader stops at items[0] ('}' is no value); the text stops being JSON there.
+      {R"({"items":[})", "request body is not valid JSON: unexpected '}' at offset 10"},
+      {R"({"items":[)", "request body is not valid JSON: unexpected end of input at offset 10"},
+      // The field is wrong, and the text after it is not JSON.
+      {R"({"items":5,"x":[1,]})", "request body is not valid JSON: unexpected ']' at offset 18"},
+      {R"({"redemption_venue":"x","a":tru})",
+       "request body is not valid JSON: invalid literal at offset 28"},
+      {R"({"items":[{"price":"-1"}]} x)",
+       "request body is not valid JSON: unexpected text after the JSON value at offset 27"},
+      {"{\"items\":1,\"x\":" + deep + "}",
+       "request body nests deeper than 64 levels at offset " + std::to_string(15 + 63)},
+      {"[" + deep + "]", "request body nests deeper than 64 levels at offset 64"},
+      // Valid JSON: the field's complaint stands.
+      {R"({"items":[5]})", "items[0] must be an object"},
+      {R"({"items":[{"price":1e400}],"x":1e400})",
+       "items[0].price must be a non-negative decimal (a JSON number or numeric string, at most "
+       "18 decimal places, below 10^15)"},
+  };
+  for (const auto& [body, message] : cases) {
+    INFO("body: " << body);
+    const auto result = lq::parse_request(body);
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.err().code == 400);
+    CHECK(result.err().message == message);
+  }
+  // A number of any size where no field reads it is JSON, and ignored.
+  CHECK(lq::parse_request(R"({"x":1e400,"y":-123456789012345678901234567890})").ok());
+}
+
 TEST_CASE("every field of a full request is read") {
   const lq::basket_request r = parsed(
       json{{"redemption_venue", "instore"},

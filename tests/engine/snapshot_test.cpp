@@ -89,6 +89,20 @@ TEST_CASE("a snapshot that is not valid JSON is a 422 load error") {
   }
 }
 
+TEST_CASE("a snapshot's syntax error outranks a complaint about a field before it") {
+  for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
+           {"[1,]", "snapshot is not valid JSON: unexpected ']' at offset 3"},
+           {"{\"schema_version\":\"x\",\"a\":[}",
+            "snapshot is not valid JSON: unexpected '}' at offset 27"},
+           {"{\"rewards\":[5", "snapshot is not valid JSON: expected ',' or ']' at offset 13"}}) {
+    INFO("snapshot: " << text);
+    const auto result = lq::load_snapshot(text);
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.err().code == 422);
+    CHECK(result.err().message == message);
+  }
+}
+
 TEST_CASE("text after the snapshot object is a 422 naming its first byte") {
   const auto result = lq::load_snapshot("{} x");
   REQUIRE_FALSE(result.ok());

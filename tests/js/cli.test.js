@@ -169,6 +169,30 @@ test(
   },
 );
 
+test('a file is read as bytes: the engine names a syntax error, or bytes that are not UTF-8, with the offset', { timeout: 30_000 }, () => {
+  const syntax = scratchFile('broken_items.json', '{"items":[}');
+  assertErrorBody(
+    runCli(['qualify', '--snapshot', 'examples/snapshot.json', '--request', syntax]),
+    400,
+    /^request body is not valid JSON: unexpected '\}' at offset 10$/,
+  );
+  // Decoded as text, 0xff would become U+FFFD and the body would pass; the service refuses it.
+  const notUtf8 = path.join(scratch, 'not_utf8.json');
+  writeFileSync(notUtf8, Buffer.from('{"handoff":"caf\xff"}', 'latin1'));
+  assertErrorBody(
+    runCli(['qualify', '--snapshot', 'examples/snapshot.json', '--request', notUtf8]),
+    400,
+    /^request body is not valid JSON: invalid UTF-8 in string at offset 15$/,
+  );
+  const snapshot = path.join(scratch, 'snapshot_not_utf8.json');
+  writeFileSync(snapshot, Buffer.concat([Buffer.from('{"schema_version":1,"x":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]));
+  assertErrorBody(
+    runCli(['qualify', '--snapshot', snapshot, '--request', 'examples/basket.json']),
+    422,
+    /^snapshot is not valid JSON: invalid UTF-8 in string at offset 25$/,
+  );
+});
+
 test('a snapshot error is a 422 body', { timeout: 30_000 }, () => {
   const snapshot = scratchFile('v2.json', { schema_version: 2 });
   assertErrorBody(

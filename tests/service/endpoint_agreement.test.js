@@ -166,7 +166,7 @@ test('a broken items array gets the same 400 on both endpoints, naming the synta
   assert.equal(q.status, 400);
   assert.deepEqual(q.body, {
     code: 400,
-    message: "request body is not valid JSON: unexpected '}'; expected '[', '{', or a literal at byte 10",
+    message: "request body is not valid JSON: unexpected '}' at offset 10",
   });
   assert.equal(b.status, 400);
   assert.deepEqual(b.body, q.body);

@@ -82,13 +82,16 @@ export function parseCommandLine(argv, options) {
   return { values, positionals };
 }
 
-/** The text of FILE, or standard input for "-"; an unreadable file is a UsageError naming it. */
+/**
+ * The bytes of FILE, or of standard input for "-", as they are (the engine judges every byte, as
+ * the service judges a body's); an unreadable file is a UsageError naming it.
+ */
 export async function readInputFile(file, what, stdin = globalThis.process.stdin) {
   try {
-    if (file !== '-') return await readFile(file, 'utf8');
+    if (file !== '-') return await readFile(file);
     const chunks = [];
-    for await (const chunk of stdin) chunks.push(chunk);
-    return Buffer.concat(chunks).toString('utf8');
+    for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    return Buffer.concat(chunks);
   } catch (e) {
     const reason = e.code === 'ENOENT' ? 'no such file' : e.message;
     throw new UsageError(`cannot read the ${what} file "${file}": ${reason}`, { showUsage: false });

@@ -131,6 +131,7 @@ function deepFreeze(value) {
 // text that does not fit is written again into room for the worst case, 3 bytes per unit. (Asking
 // 3x for a 1.4 MB snapshot made a fresh instance touch, and page in, 4.2 MB: bench/README.md.)
 function writeInput(module, handle, text) {
+  if (text instanceof Uint8Array) return writeBytes(module, handle, text);
   if (typeof text !== 'string') return writePieces(module, handle, text);
   const length = text.length;
   let address = handle.input_buffer(length);
@@ -139,6 +140,14 @@ function writeInput(module, handle, text) {
   const capacity = length * 3;
   address = handle.input_buffer(capacity);
   return encoder.encodeInto(text, module.HEAPU8.subarray(address, address + capacity)).written;
+}
+
+// The same for UTF-8 bytes, copied as they are: the engine judges every byte, as the service's
+// engine judges the bytes of a request body.
+function writeBytes(module, handle, bytes) {
+  const address = handle.input_buffer(bytes.length);
+  module.HEAPU8.set(bytes, address);
+  return bytes.length;
 }
 
 // The same for JSON text in pieces (snapshotJson), written one after the other.
@@ -227,8 +236,17 @@ function jsonPieces(snapshot) {
 }
 
 /**
- * A snapshot argument as JSON text: a string as it is, a plain object (the usual: parsed from an
- * API response) in pieces, anything else through toJsonText. Errors are toJsonText's (422).
+ * A request or snapshot argument given as UTF-8 bytes (a Uint8Array, e.g. a Buffer read from a
+ * file) goes to the engine as it is; anything else through toJsonText.
+ */
+function engineInput(value, what, code) {
+  return value instanceof Uint8Array ? value : toJsonText(value, what, code);
+}
+
+/**
+ * A snapshot argument as JSON text: a string or UTF-8 bytes as they are, a plain object (the
+ * usual: parsed from an API response) in pieces, anything else through toJsonText. Errors are
+ * toJsonText's (422).
  */
 function snapshotJson(snapshot) {
   if (isPlainObject(snapshot) && typeof snapshot.toJSON !== 'function') {
@@ -238,7 +256,7 @@ function snapshotJson(snapshot) {
       // Serialised whole again, so that the error (a cycle, a BigInt) reads as JSON.stringify's.
     }
   }
-  return toJsonText(snapshot, 'snapshot', 422);
+  return engineInput(snapshot, 'snapshot', 422);
 }
 
 function clockOf(now) {
@@ -287,7 +305,7 @@ class Qualifier {
   /** The qualifying rewards and points products (docs/reference.md#answer) for a basket. */
   qualify(request) {
     const handle = this.#live();
-    const text = toJsonText(request, 'request', 400);
+    const text = engineInput(request, 'request', 400);
     const ms = this.#nowMs();
     const status = this.#call(() => handle.qualify(writeInput(this.#module, handle, text), ms));
     if (status !== 0) throw new QualifyError(status, handle.error_message());
@@ -297,7 +315,7 @@ class Qualifier {
   /** Every reward and points product with its discount and failing rules (docs/reference.md#explain). */
   explain(request) {
     const handle = this.#live();
-    const text = toJsonText(request, 'request', 400);
+    const text = engineInput(request, 'request', 400);
     const ms = this.#nowMs();
     const status = this.#call(() => handle.explain(writeInput(this.#module, handle, text), ms));
     if (status !== 0) throw new QualifyError(status, handle.error_message());
@@ -395,7 +413,7 @@ class Qualifier {
 }
 
 /**
- * Loads a snapshot (object or JSON string) into a new qualifier. Rejects with QualifyError (422)
+ * Loads a snapshot (object, JSON string or its UTF-8 bytes) into a new qualifier. Rejects with QualifyError (422)
  * when the snapshot is invalid. `options.now` is the clock used when a request has no
  * order_timestamp: a function returning a Date or epoch milliseconds (default Date.now).
  * `options.wasm` says where the wasm module comes from when it is not loaded yet (initQualifier).
