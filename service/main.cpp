@@ -28,13 +28,13 @@
 #include "domain/accrual.hpp"
 #include "domain/baskets.hpp"
 #include "domain/fixture.hpp"
+#include "domain/json_document.hpp"
 #include "domain/sandbox.hpp"
 #include "domain/service_clock.hpp"
 #include "http/access_log.hpp"
 #include "http/auth.hpp"
 #include "http/guarded_server.hpp"
 #include "http/http_routes.hpp"
-#include "http/json_body.hpp"
 #include "options.hpp"
 #include "store/migrations.hpp"
 #include "store/store.hpp"
@@ -192,7 +192,6 @@ int serve(const options& opts) {
     return 1;
   }
   connection_limits limits;
-  limits.framing.max_body_bytes = kMaxBodyBytes;
   limits.max_connections = static_cast<size_t>(opts.max_connections);
   limits.max_connections_per_peer = static_cast<size_t>(opts.max_connections_per_peer);
   limits.workers = static_cast<size_t>(opts.workers);

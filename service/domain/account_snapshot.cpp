@@ -6,8 +6,8 @@
 #include <set>
 
 #include "base/tzif.hpp"
+#include "domain/json_document.hpp"
 #include "domain/service_clock.hpp"
-#include "http/json_body.hpp"
 #include "model/reason.hpp"
 #include "render/render.hpp"
 #include "rules/explain.hpp"

@@ -12,10 +12,10 @@
 
 #include "domain/account_cache.hpp"
 #include "domain/basket_check.hpp"
+#include "domain/caller.hpp"
 #include "domain/open_baskets.hpp"
 #include "domain/order_window.hpp"
 #include "domain/service_clock.hpp"
-#include "http/auth.hpp"
 #include "qualifier.hpp"
 #include "store/store.hpp"
 

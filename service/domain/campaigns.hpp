@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "domain/fraud_rule.hpp"
-#include "http/json_body.hpp"
+#include "domain/json_document.hpp"
 #include "qualifier.hpp"
 #include "store/store.hpp"
 

@@ -11,8 +11,8 @@
 #include "domain/account_snapshot.hpp"
 #include "domain/campaigns.hpp"
 #include "domain/fraud_rule.hpp"
+#include "domain/json_document.hpp"
 #include "domain/test_cards.hpp"
-#include "http/json_body.hpp"
 #include "qualifier.hpp"
 
 namespace lq::service {

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "domain/json_document.hpp"
 #include "domain/test_cards.hpp"
-#include "http/json_body.hpp"
 #include "store/store.hpp"
 
 namespace lq::service {

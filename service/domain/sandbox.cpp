@@ -6,9 +6,9 @@
 
 #include "domain/campaigns.hpp"
 #include "domain/fraud_rule.hpp"
+#include "domain/json_document.hpp"
 #include "domain/purchase_ledger.hpp"
 #include "domain/test_cards.hpp"
-#include "http/json_body.hpp"
 #include "qualifier.hpp"
 
 namespace lq::service {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "domain/account_cache.hpp"
+#include "domain/caller.hpp"
 #include "domain/service_clock.hpp"
-#include "http/auth.hpp"
 #include "qualifier.hpp"
 #include "store/store.hpp"
 

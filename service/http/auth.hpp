@@ -9,15 +9,11 @@
 #include <string_view>
 #include <vector>
 
+#include "domain/caller.hpp"
 #include "qualifier.hpp"
 #include "store/store.hpp"
 
 namespace lq::service {
-
-struct caller {
-  std::string user_id;
-  std::string merchant_id;
-};
 
 /// Equality whose running time depends only on the length of `presented`, not on where the
 /// two differ nor on which of them is longer.

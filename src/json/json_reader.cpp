@@ -101,7 +101,10 @@ bool json_reader::enter(char open) {
   if (pos_ >= text_.size() || text_[pos_] != open) {
     return fail(open == '{' ? "expected an object" : "expected an array");
   }
-  if (depth_ >= kMaxDepth) return fail(kTooDeep);
+  if (depth_ >= kMaxDepth) {
+    too_deep_ = !failed_;
+    return fail(kTooDeep);
+  }
   ++pos_;
   ++depth_;
   first_ |= uint64_t{1} << depth_ % 64;

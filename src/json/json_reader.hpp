@@ -139,7 +139,7 @@ class json_reader {
   bool failed() const { return failed_; }
   /// Whether the failure is the nesting limit (valid JSON, refused for its depth), not a syntax
   /// error.
-  bool too_deep() const { return failed_ && what_ == kTooDeep; }
+  bool too_deep() const { return failed_ && too_deep_; }
   /// What went wrong and where, once failed(): "unexpected '}' at offset 10", "nests deeper
   /// than 64 levels at offset 64". The offset counts bytes from 0; at the end it is the length.
   std::string error_message() const;
@@ -178,6 +178,9 @@ class json_reader {
   int depth_ = 0;
   uint64_t first_ = 0;  // bit d: the container at depth d has produced no element yet
   bool failed_ = false;
+  // The failure is the nesting limit: a flag, since two copies of one literal may differ in
+  // address.
+  bool too_deep_ = false;
   const char* what_ = "";
   size_t fail_pos_ = 0;
   std::string key_;    // an escaped member name

@@ -1,8 +1,8 @@
-// Limits on request bodies: 1 MiB (413 beyond) and the engine's 64 levels of JSON nesting
-// (400 beyond).
+// The service's JSON documents (the sandbox's request bodies, the fixture) as nlohmann values,
+// read by the engine's reader: its syntax, its 64 levels of nesting (400 beyond), its messages.
+// The size of a body (1 MiB, 413 beyond) is the HTTP framing's (http/request_framing.hpp).
 #pragma once
 
-#include <cstddef>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -10,8 +10,6 @@
 #include "qualifier.hpp"
 
 namespace lq::service {
-
-constexpr size_t kMaxBodyBytes = size_t{1} << 20;
 
 using json = nlohmann::ordered_json;
 

@@ -1,11 +1,11 @@
-// The service's JSON bodies (service/http/json_body.*): read by the engine's reader alone, so a
-// sandbox body or a fixture is judged, worded and built exactly as the engine reads JSON.
+// The service's JSON documents (service/domain/json_document.*): read by the engine's reader alone,
+// so a sandbox body or a fixture is judged, worded and built exactly as the engine reads JSON.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <string>
 
-#include "http/json_body.hpp"
+#include "domain/json_document.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "http/json_body.hpp"
+#include "domain/json_document.hpp"
 
 #include <cerrno>
 #include <cmath>
