@@ -121,7 +121,8 @@ test('no shipped file sends its reader to a file outside the package', () => {
           if (file.endsWith('.json') || MARKED_AS_REPOSITORY.test(line)) return;
           // A repository folder or C++ source, named as if the reader had it.
           for (const [token] of line.matchAll(REPOSITORY_PATH)) {
-            problems.push(`${where} names ${token}, a file of the repository, without saying so: ${line.trim()}`);
+            const named = token.replace(/[.,]+$/, '');
+            problems.push(`${where} names ${named}, a file of the repository, without saying so: ${line.trim()}`);
           }
           // A folder of the package: what it names must be shipped.
           for (const [token] of line.matchAll(PACKAGE_PATH)) {
