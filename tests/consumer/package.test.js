@@ -81,27 +81,67 @@ function filesUnder(dir, prefix = '') {
   });
 }
 
+/**
+ * Path-like tokens of shipped text (a token starts after a space, quote, backtick, bracket or
+ * parenthesis, never inside another path or a package specifier): the repository's folders and its
+ * C++ sources, which the package does not ship, and the package's own folders, which it does.
+ */
+const REPOSITORY_PATH = /(?<![\w./@-])(?:tests|src|service|scripts|bench|wasm|kiosk|npm|build)\/[\w./*{},-]*|[\w./-]*\.(?:cpp|hpp)\b/g;
+const PACKAGE_PATH = /(?<![\w./@-])(?:docs|web|examples|fixtures)\/[\w./*{},-]*/g;
+/** A line that says plainly that what it names is the repository's, not the package's. */
+const MARKED_AS_REPOSITORY = /in the repository|repository's/i;
+
+/** Whether `named` (a path, possibly `dir/`, `dir/*.ext` or `file.{a,b}`) names shipped files. */
+function shipped(files, named) {
+  const alternatives = named.match(/^(.*)\{([^}]*)\}(.*)$/);
+  if (alternatives) return alternatives[2].split(',').every((one) => shipped(files, alternatives[1] + one + alternatives[3]));
+  if (named.includes('*')) {
+    const glob = new RegExp(`^${named.replace(/[.+?^$()[\]\\]/g, '\\$&').replaceAll('*', '[^/]*')}$`);
+    return files.some((file) => glob.test(file));
+  }
+  const bare = named.replace(/\/$/, '');
+  return files.some((file) => file === bare || file.startsWith(`${bare}/`));
+}
+
 test('no shipped file sends its reader to a file outside the package', () => {
   const project = consumerProject('lq-consumer-docs-');
   try {
-    const installed = project.installed();
-    const files = filesUnder(installed);
-    const texts = files.filter((f) => /\.(md|ts|js|mjs|json)$/.test(f));
-    // The product's own contract and API spec are not shipped: nothing may cite them.
-    const outside = /\.\.\/shared|contract\.md|contract section|contract \d|API spec \d|API spec section/;
-    for (const file of texts) {
-      const lines = readFileSync(path.join(installed, file), 'utf8').split('\n');
-      lines.forEach((line, i) => assert.doesNotMatch(line, outside, `${file}:${i + 1}: ${line.trim()}`));
-    }
-    // Every relative link of a shipped Markdown file names a shipped file.
-    for (const file of files.filter((f) => f.endsWith('.md'))) {
-      const text = readFileSync(path.join(installed, file), 'utf8');
-      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-        if (/^[a-z]+:/i.test(target) || target.startsWith('#')) continue;
-        const linked = path.normalize(path.join(path.dirname(file), target.split('#')[0]));
-        assert.ok(files.includes(linked), `${file} links to ${target}, which the package does not ship`);
+    const problems = [];
+    for (const name of [PACKAGE, PLATFORM_PACKAGE]) {
+      const installed = project.installed(name);
+      const files = filesUnder(installed);
+      const texts = files.filter((f) => /\.(md|ts|js|mjs|json)$/.test(f));
+      // The product's own contract and API spec are not shipped: nothing may cite them.
+      const outside = /\.\.\/shared|contract\.md|contract section|contract \d|API spec \d|API spec section/;
+      for (const file of texts) {
+        const lines = readFileSync(path.join(installed, file), 'utf8').split('\n');
+        lines.forEach((line, i) => {
+          const where = `${name}/${file}:${i + 1}`;
+          if (outside.test(line)) problems.push(`${where} cites the contract or the API spec: ${line.trim()}`);
+          if (file.endsWith('.json') || MARKED_AS_REPOSITORY.test(line)) return;
+          // A repository folder or C++ source, named as if the reader had it.
+          for (const [token] of line.matchAll(REPOSITORY_PATH)) {
+            const named = token.replace(/[.,]+$/, '');
+            problems.push(`${where} names ${named}, a file of the repository, without saying so: ${line.trim()}`);
+          }
+          // A folder of the package: what it names must be shipped.
+          for (const [token] of line.matchAll(PACKAGE_PATH)) {
+            const named = token.replace(/[.,]+$/, '');
+            if (!shipped(files, named)) problems.push(`${where} names ${named}, which the package does not ship: ${line.trim()}`);
+          }
+        });
+      }
+      // Every relative link of a shipped Markdown file names a shipped file.
+      for (const file of files.filter((f) => f.endsWith('.md'))) {
+        const text = readFileSync(path.join(installed, file), 'utf8');
+        for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+          if (/^[a-z]+:/i.test(target) || target.startsWith('#')) continue;
+          const linked = path.normalize(path.join(path.dirname(file), target.split('#')[0]));
+          if (!files.includes(linked)) problems.push(`${name}/${file} links to ${target}, which the package does not ship`);
+        }
       }
     }
+    assert.deepEqual(problems, []);
   } finally {
     project.cleanup();
   }

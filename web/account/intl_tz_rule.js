@@ -84,7 +84,7 @@ export function intlTransitionsInYear(timeZone, year) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// POSIX transition rules (the same calendar arithmetic as the engine's src/base/posix_tz.cpp)
+// POSIX transition rules (the same calendar arithmetic as the engine's own reader of POSIX TZ rules)
 
 const daysOf = (year, month, day) => Date.UTC(year, month - 1, day) / DAY; // days since 1970-01-01
 const weekdayOf = (days) => (((days + 4) % 7) + 7) % 7; // 0 = Sunday; 1970-01-01 was a Thursday

@@ -126,10 +126,10 @@ function deepFreeze(value) {
 }
 
 // Writes JSON text as UTF-8 straight into the handle's wasm input buffer; returns its size in
-// bytes. Far cheaper than encoding a JS string into wasm memory in JS (bench/boundary-design.md).
+// bytes. Far cheaper than encoding a JS string into wasm memory in JS (the repository's benchmarks).
 // JSON is mostly ASCII (one byte per UTF-16 unit), so the buffer is first asked for that much;
 // text that does not fit is written again into room for the worst case, 3 bytes per unit. (Asking
-// 3x for a 1.4 MB snapshot made a fresh instance touch, and page in, 4.2 MB: bench/README.md.)
+// 3x for a 1.4 MB snapshot made a fresh instance touch, and page in, 4.2 MB, as measured.)
 function writeInput(module, handle, text) {
   if (text instanceof Uint8Array) return writeBytes(module, handle, text);
   if (typeof text !== 'string') return writePieces(module, handle, text);
@@ -201,7 +201,7 @@ function elementJson(element, index) {
  * JSON.stringify would give its toJSON. V8 returns a large JSON.stringify result as a tree of
  * parts that encodeInto must first flatten into a new string: for 5,000 rewards 1.4 MB twice,
  * in fresh pages of V8's large-object space every time, about as long as the stringify itself
- * (bench/README.md). Small pieces stay in the young generation.
+ * (as measured by the repository's benchmarks). Small pieces stay in the young generation.
  */
 function jsonPieces(snapshot) {
   const pieces = [];

@@ -1,8 +1,9 @@
-// The wire between wasm/wire.hpp and the qualifier: how answers cross as numbers in wasm memory,
-// declared once on this side (tests/js/wire.test.js checks it against the engine's
-// wire_layout()). Offers have one numbering on both sides: rewards first, then points products.
+// The wire between the wasm module's bindings and the qualifier: how answers cross as numbers in
+// wasm memory, declared once on this side (the module reports its own layout, wire_layout(), and
+// the repository's tests check this table against it). Offers have one numbering on both sides:
+// rewards first, then points products.
 
-/** The layout constants, as wasm/wire.hpp declares them. */
+/** The layout constants, as the wasm module's bindings declare them. */
 export const WIRE = Object.freeze({
   // Offer table, per offer number: [entity address, entity bytes, id address, id bytes].
   offer_fields: 4,

@@ -1,7 +1,7 @@
 // Where the native local service (loyalty_service) is, for `loyalty-qualifier serve` and
 // startLocalService(): LQ_SERVICE_BIN when set, else the platform package that npm installed
 // through optionalDependencies (@loyalty-qualifier/<platform>-<arch>), else a local build of a
-// checkout (build/native/service/loyalty_service), else a ServiceBinaryError naming the cause and
+// checkout (its build folder, in the repository), else a ServiceBinaryError naming the cause and
 // the fix. Node only.
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 export const SERVICE_PLATFORMS = ['linux-x64'];
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const LOCAL_BUILD = 'build/native/service/loyalty_service';
+const LOCAL_BUILD = 'build/native/service/loyalty_service'; // a checkout's, in the repository
 
 /**
  * No service binary to run. `cause` says why, each with its own fix in the message:
@@ -62,8 +62,9 @@ function fromPlatformPackage(name) {
 
 const BUILD_FROM_SOURCE =
   'build it from a checkout of the loyalty-qualifier repository (cmake, a C++17 compiler, ' +
-  'libsqlite3-dev, libcpp-httplib-dev and nlohmann-json3-dev; `bash scripts/ensure-system.sh` ' +
-  'installs them on Debian): `npm ci && node scripts/build.mjs --only native`, then set ' +
+  'libsqlite3-dev, libcpp-httplib-dev and nlohmann-json3-dev; ' +
+  '`bash scripts/ensure-system.sh` installs them on Debian): ' + // in the repository
+  '`npm ci && node scripts/build.mjs --only native`, then set ' + // in the repository
   `LQ_SERVICE_BIN=<checkout>/${LOCAL_BUILD}`;
 
 /** The one npm install line that installs this package with its platform package. */

@@ -6,7 +6,7 @@
 // Node and browsers alike: no imports.
 
 const MODES = ['sandbox', 'production'];
-// The shape the service reads (src/base/instant.cpp); it checks the ranges itself.
+// The RFC 3339 shape the service reads (docs/reference.md, "Conventions"); it checks the ranges.
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** A command line's number text as a number; anything else stays text, which the check rejects. */
