@@ -54,6 +54,7 @@ const PRECACHE = [
   '../../web/worker/qualifier_worker.js',
   '../../web/worker/qualifier_host.js',
   '../../web/dist/loyalty_qualifier.mjs',
+  '../../web/dist/loyalty_qualifier.browser.mjs',
   '../../web/dist/loyalty_qualifier.wasm',
 ];
 

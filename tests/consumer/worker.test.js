@@ -285,10 +285,10 @@ async function waitFor(condition, describe) {
   assert.fail(describe());
 }
 
-// The worker's chunk: the one emitted script that holds the worker script (its own message).
+// The worker's chunk: the one emitted script that holds the worker's host (its own message).
 function workerChunkOf(dir) {
   const scripts = listFiles(dir).filter((f) => f.endsWith('.js'));
-  const workers = scripts.filter((f) => readFileSync(path.join(dir, f), 'utf8').includes('the engine glue did not load'));
+  const workers = scripts.filter((f) => readFileSync(path.join(dir, f), 'utf8').includes('the qualifier worker has no operation'));
   assert.equal(workers.length, 1, `one chunk holds the worker script: ${scripts.join(', ')}`);
   return workers[0];
 }
@@ -304,13 +304,6 @@ function assertWorkerIsOneChunk(dir) {
   assert.doesNotMatch(worker, /importScripts\([^)]*\.u\(/, 'the worker loads no other chunk');
 }
 
-// KNOWN DEFECT (todo until fixed): webpack 5 (production, default splitChunks) moves the glue out of
-// the worker's chunk into a chunk of its own, shared with the page's lazy import() of the glue in
-// web/engine/qualifier.js (the default cache group: a module in two async chunks, over minSize
-// 20000 B; the minified glue is ~21 KB), and the worker loads it with importScripts: two chunks.
-// The worker still runs (the tests below); docs/workers.md says so.
-const WEBPACK_SPLITS_THE_GLUE = 'webpack moves the glue into a chunk shared with the page (docs/workers.md, webpack)';
-
 test('Vite (default options): the worker is one chunk with the engine, and one wasm asset', () => {
   const files = listFiles(outputs.vite);
   assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1, files.join(', '));
@@ -324,11 +317,11 @@ test('Vite (default options): the worker is one chunk with the engine, and one w
 
 test('Vite build in Chromium: the worker answers as the page does', { timeout: 120_000 }, () => checkIn('vite'));
 
-test('webpack build: the worker is one chunk with the engine, and one wasm asset', { todo: WEBPACK_SPLITS_THE_GLUE }, () => {
+test('webpack build: the worker is one chunk with the engine, and one wasm asset', () => {
   assertWorkerIsOneChunk(outputs.webpack);
 });
 
-test('webpack build of README\'s HybridQualifier({ worker: true }) page: the worker is one chunk, one wasm asset', { todo: WEBPACK_SPLITS_THE_GLUE }, () => {
+test('webpack build of README\'s HybridQualifier({ worker: true }) page: the worker is one chunk, one wasm asset', () => {
   assertWorkerIsOneChunk(outputs['webpack-hybrid']);
 });
 
