@@ -132,7 +132,7 @@ export function minifyScripts(glueFile, dist, web = path.join(root, 'web')) {
   const bundle = esbuild.buildSync({
     stdin: {
       contents:
-        "export { createQualifier, diagnostics } from './engine/qualifier.js';\n" +
+        "export { createQualifier, diagnostics, initQualifier } from './engine/qualifier.js';\n" +
         "export { QualifyError } from './engine/qualify_error.js';\n",
       resolveDir: web,
       sourcefile: 'browser-entry.js',

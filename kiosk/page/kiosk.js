@@ -128,6 +128,8 @@ async function selectGuest(userId) {
   recompute();
   renderBasket();
   await using;
+  // Where the guest's engine runs: 'worker', or 'thread' (?worker=off, or a worker that could not start).
+  if (state.hybrid.engineLocation !== null) document.body.dataset.engine = state.hybrid.engineLocation;
   await refreshAccount();
 }
 

@@ -13,16 +13,22 @@
 import { HybridQualifier } from '../../web/clients/hybrid_qualifier.js';
 import { indexedDbSnapshotStore } from '../../web/clients/snapshot_store.js';
 import { indexedDbOrderOutbox } from '../../web/clients/order_outbox.js';
+import { startQualifierWorker } from '../../web/worker/worker.js';
 import { Basket } from './basket.js';
 import { createServiceClient } from './service_client.js';
 
 export const params = new URLSearchParams(globalThis.location?.search ?? '');
 
-// The guests' HybridQualifiers run the engine in a Web Worker (`worker: true`) unless ?worker=off.
-const engineInWorker = params.get('worker') !== 'off';
-// Its module starts loading now, with the page, rather than once the configuration has named the
-// guests: the worker then starts sooner (bench/README.md, "Off the main thread").
-if (engineInWorker) import('../../web/worker/worker.js').catch(() => {});
+// The guests' HybridQualifiers share one Web Worker running the engine, unless ?worker=off. It is
+// started now, with the page, rather than once the configuration has named the guests (the worker
+// then starts sooner: bench/README.md, "Off the main thread"), from engine_worker.js, whose URL is
+// inside the service worker's scope, so that it starts offline too. Where the engine runs: each
+// hybrid's engineLocation (the page shows it as <body data-engine="worker|thread">).
+// startQualifierWorker connects to it at once (a script that cannot load is not missed) and starts
+// its engine loading.
+const engineWorker = params.get('worker') === 'off'
+  ? false
+  : startQualifierWorker({ worker: new Worker(new URL('./engine_worker.js', import.meta.url), { type: 'module' }) });
 
 const fixedNow = (() => {
   const text = params.get('now');
@@ -98,7 +104,7 @@ function hybridFor(guest) {
     outbox,
     maxAgeMs: secondsParam('max_age', 900) * 1000,
     qualifierOptions: { now: clock },
-    worker: engineInWorker,
+    worker: engineWorker,
     offline: offlinePolicy(),
     backoff: { initialMs: secondsParam('retry', 2) * 1000, maxMs: 60_000 },
     onOrderSettled: (order, outcome) => {

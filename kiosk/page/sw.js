@@ -1,7 +1,9 @@
 // The kiosk's service worker: the page, its scripts and styles, the menu, the configuration,
 // the qualifier worker's script and the wasm module are precached at install, so that a reload
 // with the network off still shows the page and (from the snapshot in IndexedDB) the guest's
-// offers. Same-origin GETs go to the
+// offers, computed in the engine's worker: it is started from ./engine_worker.js, inside this
+// worker's scope, so its requests come here too (a worker whose URL is outside the scope, such as
+// /web/worker/qualifier_worker.js, would be no client of this service worker). Same-origin GETs go to the
 // network first (the server answers 304 to the browser's validators, so this costs little) and
 // refresh the cache; without a network they are answered from the cache. The loyalty API and the
 // kiosk server's health endpoint are never cached. A new VERSION is a new worker, which precaches
@@ -22,6 +24,7 @@ const PRECACHE = [
   './offers.js',
   './money.js',
   './service_client.js',
+  './engine_worker.js',
   './config.json',
   './menu.json',
   '../../web/engine/qualifier.js',
@@ -51,6 +54,7 @@ const PRECACHE = [
   '../../web/worker/qualifier_worker.js',
   '../../web/worker/qualifier_host.js',
   '../../web/dist/loyalty_qualifier.mjs',
+  '../../web/dist/loyalty_qualifier.browser.mjs',
   '../../web/dist/loyalty_qualifier.wasm',
 ];
 

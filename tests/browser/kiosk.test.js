@@ -210,6 +210,60 @@ test('the page starts online with the first demo guest and an empty basket', { t
   await shoot('01-start.png');
 });
 
+// The kiosk's engine worker (kiosk/page/engine_worker.js runs the package's worker script).
+const ENGINE_WORKER = /\/kiosk\/page\/engine_worker\.js$/;
+const engineWorkers = (p) => p.workers().filter((w) => ENGINE_WORKER.test(new URL(w.url()).pathname));
+
+test('the page\'s engine runs in a dedicated Worker; ?worker=off runs it without one', { timeout: 60_000 }, async () => {
+  await page.waitForSelector('body[data-engine]', { state: 'attached' });
+  assert.equal(await page.evaluate(() => document.body.dataset.engine), 'worker');
+  assert.equal(engineWorkers(page).length, 1, `workers: ${page.workers().map((w) => w.url())}`);
+  // The worker hosts the package's engine: its global is a worker's, its module graph the package's.
+  assert.equal(await engineWorkers(page)[0].evaluate(() => typeof document === 'undefined' && typeof postMessage), 'function');
+
+  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  try {
+    const inThread = await context.newPage();
+    watch(inThread, 'worker=off');
+    await inThread.goto(`${kiosk.pageUrl}&poll=600&worker=off`);
+    await inThread.waitForSelector('body[data-engine]', { state: 'attached' });
+    assert.equal(await inThread.evaluate(() => document.body.dataset.engine), 'thread');
+    await inThread.locator('#categories label', { hasText: 'Coffee' }).click();
+    await inThread.locator('button.item[data-id="latte"]').click();
+    await inThread.locator('#customize-add').click();
+    await inThread.waitForSelector('#offer-list li[data-id="rw_free_latte"]');
+    assert.deepEqual(inThread.workers().map((w) => w.url()), [], 'no worker with ?worker=off');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a worker that cannot start is not silent: the engine runs in the page\'s thread, with a warning', { timeout: 60_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  try {
+    // The worker's script cannot be fetched (as for a browser offline whose worker is outside the
+    // service worker's scope): the offers still show, computed in the page's thread.
+    await context.route(/\/kiosk\/page\/engine_worker\.js$/, (route) => route.abort('internetdisconnected'));
+    const broken = await context.newPage();
+    const warnings = [];
+    broken.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    broken.on('pageerror', (error) => consoleErrors.push(`broken-worker page error: ${error.message}`));
+    await broken.goto(`${kiosk.pageUrl}&poll=600`);
+    await broken.waitForSelector('body[data-engine]', { state: 'attached' });
+    assert.equal(await broken.evaluate(() => document.body.dataset.engine), 'thread');
+    assert.ok(warnings.some((w) => /qualifier worker could not start .*runs the engine in this thread/.test(w)),
+      `a console warning says so: ${JSON.stringify(warnings)}`);
+    await broken.locator('#categories label', { hasText: 'Coffee' }).click();
+    await broken.locator('button.item[data-id="latte"]').click();
+    await broken.locator('#customize-add').click();
+    await broken.waitForSelector('#offer-list li[data-id="rw_free_latte"]');
+  } finally {
+    await context.close();
+  }
+});
+
 test('adding items recomputes the offers locally, with "spend more" hints', { timeout: 60_000 }, async () => {
   const apiCalls = [];
   const onRequest = (request) => {
@@ -616,6 +670,10 @@ test('with the network off, a reload shows the page and the guest\'s offers (ser
     await p.locator('#customize-add').click();
     await p.waitForSelector('#offer-list li[data-id="rw_1002_any_coffee"]');
     assert.equal(await p.locator('#provisional').isVisible(), true);
+    // Computed in the engine's worker: its script and modules came from the service worker's cache.
+    await p.waitForSelector('body[data-engine]', { state: 'attached' });
+    assert.equal(await p.evaluate(() => document.body.dataset.engine), 'worker');
+    assert.equal(engineWorkers(p).length, 1, `workers: ${p.workers().map((w) => w.url())}`);
     await shoot('14-offline-reload.png', p);
   } finally {
     await listen(site.server, site.port);  // the server first: the page retries on 'online'

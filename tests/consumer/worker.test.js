@@ -3,7 +3,9 @@
 // (the worker script as an entry point of its own, the wasm option), each page loaded in headless
 // Chromium: qualify and explain through the worker equal the in-thread answers, errors arrive as
 // QualifyError with the same code, message and toJSON(), two qualifiers share one worker, and
-// dispose() ends the worker it started. Also Node's worker_threads (the package's node export).
+// dispose() ends the worker it started. README's webpack recipe (HybridQualifier({ worker: true }))
+// is built too: its engine runs in the worker, with the in-thread answers. Also Node's
+// worker_threads (the package's node export).
 // Self-contained: the project, server and browser are made here.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -87,6 +89,34 @@ window.lq = {
 document.body.dataset.ready = 'yes';
 `;
 
+// README's webpack recipe, as a page: HybridQualifier({ worker: true }) over a real LoyaltyClient
+// whose service is never reached (the snapshot is given), against the in-thread engine.
+const HYBRID_PAGE = `import { createQualifier, HybridQualifier, LoyaltyClient } from 'loyalty-qualifier';
+
+window.lq = {
+  async compare(snapshot, basket) {
+    const hybrid = new HybridQualifier({
+      client: new LoyaltyClient({ baseUrl: new URL('/nowhere', location.href).href, merchantKey: 'mk_test', accessToken: 'at_test' }),
+      snapshot: JSON.parse(snapshot),
+      worker: true,
+    });
+    const local = await createQualifier(snapshot);
+    const request = JSON.parse(basket);
+    request.order_timestamp = '2026-03-02T10:00:00Z';
+    const result = {
+      before: hybrid.engineLocation,
+      hybrid: await hybrid.qualify(request),
+      thread: local.qualify(request),
+      location: hybrid.engineLocation,
+    };
+    local.dispose();
+    window.lq.hybrid = hybrid;
+    return result;
+  },
+};
+document.body.dataset.ready = 'yes';
+`;
+
 const HTML = (script) =>
   `<!doctype html><html><head><title>consumer</title></head><body><script type="module" src="${script}"></script></body></html>`;
 
@@ -135,6 +165,7 @@ before(async () => {
     'vite-src/index.html': HTML('./main.js'),
     'vite-src/main.js': PAGE('', 'undefined'),
     'webpack-src/main.js': PAGE('', 'undefined'),
+    'webpack-hybrid-src/main.js': HYBRID_PAGE,
     'esbuild-src/main.js': PAGE(
       "import wasmFile from 'loyalty-qualifier/wasm';",
       'new URL(wasmFile, import.meta.url).href',
@@ -166,6 +197,16 @@ process.stdout.write(JSON.stringify(result));
     performance: { hints: false },
   });
   project.write('webpack-out/index.html', HTML('./main.js'));
+  // README's webpack recipe: HybridQualifier({ worker: true }), nothing configured either.
+  outputs['webpack-hybrid'] = path.join(project.dir, 'webpack-hybrid-out');
+  await webpackBuild({
+    mode: 'production',
+    context: project.dir,
+    entry: './webpack-hybrid-src/main.js',
+    output: { path: outputs['webpack-hybrid'], publicPath: 'auto', clean: true },
+    performance: { hints: false },
+  });
+  project.write('webpack-hybrid-out/index.html', HTML('./main.js'));
   // esbuild: the worker script is an entry point of its own, named as the page looks for it.
   outputs.esbuild = path.join(project.dir, 'esbuild-out');
   await esbuild.build({
@@ -244,6 +285,25 @@ async function waitFor(condition, describe) {
   assert.fail(describe());
 }
 
+// The worker's chunk: the one emitted script that holds the worker's host (its own message).
+function workerChunkOf(dir) {
+  const scripts = listFiles(dir).filter((f) => f.endsWith('.js'));
+  const workers = scripts.filter((f) => readFileSync(path.join(dir, f), 'utf8').includes('the qualifier worker has no operation'));
+  assert.equal(workers.length, 1, `one chunk holds the worker script: ${scripts.join(', ')}`);
+  return workers[0];
+}
+
+// One chunk: the worker's script holds the engine's glue (Emscripten's "Aborted(" message) and
+// loads no other script (no webpack chunk loading: importScripts of a chunk's URL), and the build
+// has one .wasm.
+function assertWorkerIsOneChunk(dir) {
+  const files = listFiles(dir);
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1, files.join(', '));
+  const worker = readFileSync(path.join(dir, workerChunkOf(dir)), 'utf8');
+  assert.ok(worker.includes('Aborted('), 'the engine\'s glue is in the worker\'s chunk');
+  assert.doesNotMatch(worker, /importScripts\([^)]*\.u\(/, 'the worker loads no other chunk');
+}
+
 test('Vite (default options): the worker is one chunk with the engine, and one wasm asset', () => {
   const files = listFiles(outputs.vite);
   assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1, files.join(', '));
@@ -257,9 +317,40 @@ test('Vite (default options): the worker is one chunk with the engine, and one w
 
 test('Vite build in Chromium: the worker answers as the page does', { timeout: 120_000 }, () => checkIn('vite'));
 
-test('webpack build: the worker is emitted, with one wasm asset', () => {
-  const files = listFiles(outputs.webpack);
-  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1, files.join(', '));
+test('webpack build: the worker is one chunk with the engine, and one wasm asset', () => {
+  assertWorkerIsOneChunk(outputs.webpack);
+});
+
+test('webpack build of README\'s HybridQualifier({ worker: true }) page: the worker is one chunk, one wasm asset', () => {
+  assertWorkerIsOneChunk(outputs['webpack-hybrid']);
+});
+
+test('webpack build of HybridQualifier({ worker: true }) in Chromium: its engine runs in the worker, same answers', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage();
+  const messages = [];
+  page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
+  page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`));
+  try {
+    await page.goto(`${origin}/webpack-hybrid/index.html`);
+    await page.waitForSelector('body[data-ready="yes"]', { state: 'attached' });
+    const result = await page.evaluate(([s, b]) => window.lq.compare(s, b), [snapshot, basket]);
+    assert.equal(result.before, null);
+    assert.equal(result.location, 'worker', 'HybridQualifier({ worker: true }) runs its engine in a Web Worker');
+    assert.deepEqual(result.hybrid, result.thread);
+    assert.ok(result.hybrid.rewards.length > 0);
+    const chunk = path.basename(workerChunkOf(outputs['webpack-hybrid']));
+    assert.deepEqual(page.workers().map((w) => path.basename(new URL(w.url()).pathname)), [chunk],
+      'one worker, running the worker chunk');
+    // The last hybrid's dispose() ends the page's worker (bounded by the test's timeout).
+    const [running] = page.workers();
+    const ended = new Promise((resolve) => running.once('close', resolve));
+    await page.evaluate(() => window.lq.hybrid.dispose());
+    await ended;
+    assert.deepEqual(page.workers(), []);
+    assert.deepEqual(messages.filter((m) => /error|warn/i.test(m)), [], messages.join('\n'));
+  } finally {
+    await page.close();
+  }
 });
 
 test('webpack build in Chromium: the worker answers as the page does', { timeout: 120_000 }, () => checkIn('webpack'));

@@ -13,6 +13,7 @@ import type {
   RewardEntity,
   Snapshot,
 } from '../index.js';
+import type { QualifierWorkerHost } from '../worker/worker.js';
 
 // ---------------------------------------------------------------------------------------------
 // Transport
@@ -506,12 +507,15 @@ export interface HybridQualifierOptions {
    * Runs the local engine in a worker (docs/workers.md). `true`: a module Web Worker
    * (loyalty-qualifier/worker, imported only then) shared by the page's HybridQualifiers, started
    * by the first one's constructor (the engine loads while the account is fetched) and ended by
-   * the last one's dispose(); when the worker cannot start (offline, its script unreachable; a
-   * runtime without Web Workers, such as Node), the engine runs in this thread instead. Or a createQualifierWorker function (in Node, the one of
-   * loyalty-qualifier/worker: a worker thread each, ended by dispose()). Default: false, the
-   * engine in this thread.
+   * the last one's dispose(). A Worker the page started running loyalty-qualifier/worker/script
+   * (e.g. from a script inside its service worker's scope, so that it starts offline): shared by
+   * the hybrids given it, ended by the page. When the worker cannot start (its script
+   * unreachable; a runtime without Web Workers, such as Node), the engine runs in this thread
+   * instead, with a console warning, and `engineLocation` is 'thread'. Or a createQualifierWorker
+   * function (in Node, the one of loyalty-qualifier/worker: a worker thread each, ended by
+   * dispose()). Default: false, the engine in this thread.
    */
-  worker?: boolean | ((snapshot: Snapshot, options: QualifierOptions) => Promise<unknown>);
+  worker?: boolean | QualifierWorkerHost | ((snapshot: Snapshot, options: QualifierOptions) => Promise<unknown>);
   /**
    * What `client.account()` answers: 'snapshot' (default: the local service's GET /api/account)
    * or 'loyalty-api' (the loyalty service's own account read, made a snapshot with
@@ -574,6 +578,11 @@ export declare class HybridQualifier {
    * browser's `online` event and on a backoff timer.
    */
   flush(): Promise<CheckoutOutcome[]>;
+  /**
+   * Where the local engine runs: 'worker' (a Web Worker or worker thread), 'thread' (this one:
+   * `worker: false`, or a worker that could not start); null before the first snapshot is loaded.
+   */
+  readonly engineLocation: 'worker' | 'thread' | null;
   /** The snapshot in use (the same object until a refresh brings a changed one), or null. */
   currentSnapshot(): Snapshot | null;
   /**

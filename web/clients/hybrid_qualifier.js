@@ -60,52 +60,68 @@ function checkStore(store) {
 
 // `worker: true`: the HybridQualifiers of a page share one Web Worker (loyalty-qualifier/worker,
 // imported only then), started by the first one, so that the engine loads while the account is
-// fetched, and ended by the last one's dispose(). A worker that cannot start (its module or script
-// cannot be fetched: offline, where the browser does not let the page's service worker answer a
-// worker's requests) leaves the engine in this thread, for this page's life: offers still show.
-const pageWorker = { starting: null, users: 0, unavailable: false };
+// fetched, and ended by the last one's dispose(). `worker: aWorker` (a Worker running
+// loyalty-qualifier/worker/script that the page started itself, e.g. from a script inside its
+// service worker's scope): the hybrids given it share it, and the page ends it. A worker that
+// cannot start (its script or the engine's modules cannot be fetched) leaves the engine in this
+// thread, for this page's life, with a console warning: offers still show.
+const pageWorkers = new Map(); // true or the page's Worker -> { starting, users, unavailable }
 
-function sharedWorkerEngine(wasm) {
-  pageWorker.users += 1;
-  if (pageWorker.starting === null) {
-    pageWorker.starting = import('../worker/worker.js').then((api) => ({
-      api,
-      worker: api.startQualifierWorker({ wasm }),
-    }));
-    pageWorker.starting.catch(() => {}); // reported by the first snapshot load
+function isWorker(value) {
+  return value !== null && typeof value === 'object' && typeof value.postMessage === 'function';
+}
+
+function sharedWorkerEngine(key, wasm) {
+  let shared = pageWorkers.get(key);
+  if (shared === undefined) {
+    shared = { starting: null, users: 0, unavailable: false };
+    pageWorkers.set(key, shared);
   }
-  const starting = pageWorker.starting;
+  shared.users += 1;
+  if (shared.starting === null) {
+    shared.starting = import('../worker/worker.js').then((api) => ({
+      api,
+      worker: key === true ? api.startQualifierWorker({ wasm }) : key,
+    }));
+    shared.starting.catch(() => {}); // reported by the first snapshot load
+  }
+  const starting = shared.starting;
   let released = false;
   return {
     async create(snapshot, options) {
-      if (!pageWorker.unavailable) {
+      if (!shared.unavailable) {
         try {
           const { api, worker } = await starting;
-          return await api.createQualifierWorker(snapshot, { ...options, worker });
+          return { qualifier: await api.createQualifierWorker(snapshot, { ...options, worker }), location: 'worker' };
         } catch (e) {
           // 503: the worker (or the engine in it) could not load; the thread's engine says why, if it cannot either.
           if (e instanceof QualifyError && e.code !== 503) throw e;
-          pageWorker.unavailable = true;
+          shared.unavailable = true;
+          console.warn(`loyalty-qualifier: the qualifier worker could not start (${e?.message ?? e}); ` +
+            'HybridQualifier runs the engine in this thread instead (docs/workers.md)');
         }
       }
-      return createQualifier(snapshot, options);
+      return { qualifier: await createQualifier(snapshot, options), location: 'thread' };
     },
     release() {
       if (released) return;
       released = true;
-      pageWorker.users -= 1;
-      if (pageWorker.users > 0 || pageWorker.starting !== starting) return;
-      pageWorker.starting = null;
-      starting.then(({ worker }) => worker.terminate(), () => {});
+      shared.users -= 1;
+      if (shared.users > 0 || shared.starting !== starting) return;
+      pageWorkers.delete(key);
+      if (key === true) starting.then(({ worker }) => worker.terminate(), () => {});
     },
   };
 }
 
 // How the local engine is made: createQualifier in this thread; the page's shared worker
-// (`worker: true`); or a createQualifierWorker function (e.g. the Node one: a worker each).
+// (`worker: true` or a Worker); or a createQualifierWorker function (e.g. the Node one: a worker each).
 function engineFactory(worker, qualifierOptions) {
-  if (worker === true) return sharedWorkerEngine(qualifierOptions.wasm);
-  return { create: worker === false ? createQualifier : worker, release() {} };
+  if (worker === true || isWorker(worker)) return sharedWorkerEngine(worker, qualifierOptions.wasm);
+  if (worker === false) {
+    return { create: async (snapshot, options) => ({ qualifier: await createQualifier(snapshot, options), location: 'thread' }), release() {} };
+  }
+  return { create: async (snapshot, options) => ({ qualifier: await worker(snapshot, options), location: 'worker' }), release() {} };
 }
 
 export class HybridQualifier {
@@ -118,6 +134,7 @@ export class HybridQualifier {
   #onDivergence;
   #qualifierOptions;
   #engine;
+  #engineLocation = null;
   #initialSnapshot;
   #accountShape;
   #context;
@@ -180,8 +197,8 @@ export class HybridQualifier {
     }
     if (typeof storeCredentials !== 'boolean') throw new TypeError('storeCredentials must be true or false');
     if (now !== undefined && typeof now !== 'function') throw new TypeError('now must be a function');
-    if (typeof worker !== 'boolean' && typeof worker !== 'function') {
-      throw new TypeError('worker must be true, false or a createQualifierWorker function');
+    if (typeof worker !== 'boolean' && typeof worker !== 'function' && !isWorker(worker)) {
+      throw new TypeError('worker must be true, false, a Worker running loyalty-qualifier/worker/script or a createQualifierWorker function');
     }
     this.#client = client;
     this.#store = checkStore(store ?? memorySnapshotStore());
@@ -331,6 +348,14 @@ export class HybridQualifier {
     if (this.#qualifier === null) return null;
     const ageMs = this.#now() - this.#savedAt;
     return { savedAt: this.#savedAt, ageMs, expired: ageMs > this.#maxAgeMs };
+  }
+
+  /**
+   * Where the local engine runs: 'worker' (a Web Worker or worker thread) or 'thread' (this one:
+   * `worker: false`, or a worker that could not start); null before the first snapshot is loaded.
+   */
+  get engineLocation() {
+    return this.#engineLocation;
   }
 
   /** The snapshot in use (the same object until a refresh brings a changed one), or null. */
@@ -485,13 +510,14 @@ export class HybridQualifier {
 
   async #use(snapshot, savedAt) {
     if (this.#qualifier === null) {
-      const qualifier = await this.#engine.create(snapshot, this.#qualifierOptions);
+      const { qualifier, location } = await this.#engine.create(snapshot, this.#qualifierOptions);
       if (this.#disposed) {
         await qualifier.dispose();
         this.#live();
       }
       if (this.#qualifier === null) {
         this.#qualifier = qualifier;
+        this.#engineLocation = location;
       } else {
         await qualifier.dispose(); // a concurrent load won; load this snapshot into it instead
         await this.#qualifier.setSnapshot(snapshot);

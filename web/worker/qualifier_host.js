@@ -1,15 +1,16 @@
 // The worker side of loyalty-qualifier/worker: hosts any number of qualifiers (one per
 // createQualifierWorker call), each known by a number, and answers the page's messages
 // { id, op, ... } with { id, result } or { id, error }. The wasm module is loaded once per worker.
-import { createQualifier, diagnostics, initQualifier } from '../engine/qualifier.js';
 import { disposedError, errorBody, snapshotText } from './worker_messages.js';
 
 /**
- * Answers the messages `listen` delivers through `post(message)`. Every qualifier reads its
+ * Answers the messages `listen` delivers through `post(message)`, with `engine`'s
+ * { createQualifier, diagnostics, initQualifier } (web/engine/qualifier.js, or the browser bundle
+ * of it, web/dist/loyalty_qualifier.browser.mjs). Every qualifier reads its
  * clock from the message that asks (`now`: the page's clock, read on the page), or has the fixed
  * `now` it was created with, or the worker's Date.now.
  */
-export function hostQualifiers(listen, post) {
+export function hostQualifiers({ createQualifier, diagnostics, initQualifier }, listen, post) {
   const qualifiers = new Map();
   let nextNumber = 1;
 
@@ -61,6 +62,7 @@ export function hostQualifiers(listen, post) {
   listen(async (message) => {
     const { id, op } = message;
     try {
+      if (!Object.hasOwn(operations, op)) throw new TypeError(`the qualifier worker has no operation ${op}`);
       const result = await operations[op](message);
       post({ id, result });
     } catch (e) {

@@ -2,9 +2,11 @@
 // Worker's (qualifier_worker.js).
 import { parentPort } from 'node:worker_threads';
 
+import * as engine from '../engine/qualifier.js';
 import { hostQualifiers } from './qualifier_host.js';
 
 hostQualifiers(
+  engine,
   (handle) => parentPort.on('message', handle),
   (message) => parentPort.postMessage(message),
 );

@@ -77,6 +77,8 @@ export function createQualifierWorker(
 /**
  * Starts a worker for qualifiers (a Web Worker; in Node a worker thread), its engine loading at
  * once from `options.wasm`, so that the first createQualifierWorker({ worker }) in it waits for
- * nothing but its snapshot. End it with `terminate()` (or any hosted qualifier's terminate()).
+ * nothing but its snapshot. `options.worker`: a worker you started yourself running
+ * loyalty-qualifier/worker/script (e.g. from a script inside your service worker's scope); it is
+ * returned, its engine loading. End it with `terminate()` (or any hosted qualifier's terminate()).
  */
-export function startQualifierWorker(options?: { wasm?: WasmSource }): QualifierWorkerHost;
+export function startQualifierWorker(options?: { wasm?: WasmSource; worker?: QualifierWorkerHost }): QualifierWorkerHost;

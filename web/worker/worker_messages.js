@@ -30,7 +30,10 @@ export function disposedError() {
 
 /** An error as it crosses: { name, message, code? } (a QualifyError keeps its code). */
 export function errorBody(error) {
-  if (error instanceof QualifyError) return { name: error.name, code: error.code, message: error.message };
+  // By name and code: the worker's engine (the browser bundle) has a QualifyError class of its own.
+  if (error instanceof QualifyError || (error?.name === 'QualifyError' && typeof error.code === 'number')) {
+    return { name: 'QualifyError', code: error.code, message: error.message };
+  }
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
 }

@@ -115,13 +115,14 @@ async function wasmForWorker(wasm) {
 }
 
 /**
- * startQualifierWorker for a runtime: a worker for createQualifierWorker's options.worker, its
- * engine loading at once (from options.wasm). A failure to load is reported by the first
- * createQualifierWorker in it.
+ * startQualifierWorker for a runtime: a worker for createQualifierWorker's options.worker (a new
+ * one, or options.worker: one the caller started running the worker script, connected now so
+ * that a script that fails to load is not missed), its engine loading at once (from
+ * options.wasm). A failure to load is reported by the first createQualifierWorker in it.
  */
 export function startWorkerIn(runtime, options = {}) {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
-  const worker = runtime.startWorker();
+  const worker = options.worker ?? runtime.startWorker();
   const connection = connectionTo(worker);
   wasmForWorker(options.wasm)
     .then(({ wasm, transfer }) => connection.call({ op: 'init', wasm }, transfer))

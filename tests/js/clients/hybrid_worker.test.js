@@ -4,7 +4,7 @@
 // back as a promise), and dispose() ends the worker so the process can exit.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, mock, test } from 'node:test';
 
 import { FIXED_NOW, credentialsOf, ensureWasm, scratchDir, serviceBinary, startService } from '../../service/harness.js';
 
@@ -56,8 +56,10 @@ test('the engine in a worker thread answers as the one in this thread, and the s
   const inThread = hybridOf({});
   const inWorker = hybridOf({ worker: createQualifierWorker });
   try {
+    assert.equal(inWorker.engineLocation, null, 'no engine before the first snapshot');
     const local = await inWorker.qualify(basket);
     assert.ok(local.rewards.length > 0);
+    assert.equal(inWorker.engineLocation, 'worker');
     assert.deepEqual(local, JSON.parse(JSON.stringify(await inThread.qualify(basket))));
     assert.deepEqual(await inWorker.explain(basket), await inThread.explain(basket));
     const confirmed = await inWorker.confirm(basket);
@@ -110,9 +112,16 @@ test('worker: true where there is no Web Worker (Node): the engine stays in this
   assert.equal(typeof globalThis.Worker, 'undefined', 'this Node has no Web Worker');
   const inThread = hybridOf({});
   const fallback = hybridOf({ worker: true });
+  const warn = mock.method(console, 'warn', () => {});
   try {
     assert.deepEqual(await fallback.qualify(basket), await inThread.qualify(basket));
+    assert.equal(inThread.engineLocation, 'thread');
+    assert.equal(fallback.engineLocation, 'thread', 'the worker could not start: the engine runs in this thread');
+    // The fallback is not silent: one warning says why.
+    assert.equal(warn.mock.callCount(), 1);
+    assert.match(warn.mock.calls[0].arguments[0], /qualifier worker could not start .*Web Worker.*runs the engine in this thread/);
   } finally {
+    warn.mock.restore();
     inThread.dispose();
     fallback.dispose();
   }

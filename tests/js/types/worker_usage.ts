@@ -7,7 +7,7 @@ import {
   type WorkerQualifier,
   type WorkerQualifierOptions,
 } from 'loyalty-qualifier/worker';
-import type { QualifyResult, ExplainResult } from 'loyalty-qualifier';
+import { HybridQualifier, LoyaltyClient, type QualifyResult, type ExplainResult } from 'loyalty-qualifier';
 
 const options: WorkerQualifierOptions = { now: () => new Date(), wasm: new URL('https://example.test/q.wasm') };
 const first: WorkerQualifier = await createQualifierWorker('{"schema_version":1}', options);
@@ -25,6 +25,13 @@ await first.terminate();
 const host: QualifierWorkerHost = startQualifierWorker({ wasm: new URL('https://example.test/q.wasm') });
 const third = await createQualifierWorker('{"schema_version":1}', { worker: host });
 await third.dispose();
+// HybridQualifier: true, a started worker, or a createQualifierWorker function; where its engine runs.
+const client = new LoyaltyClient({ baseUrl: 'https://loyalty.example.test', merchantKey: 'mk_1', accessToken: 'at_1' });
+const same: QualifierWorkerHost = startQualifierWorker({ worker: host });
+const hybrids = [true, same, createQualifierWorker].map((worker) => new HybridQualifier({ client, worker }));
+const where: 'worker' | 'thread' | null = hybrids[0]!.engineLocation;
+// @ts-expect-error: engineLocation is read-only
+hybrids[0]!.engineLocation = 'worker';
 host.terminate();
 try {
   await first.qualify({});
@@ -36,4 +43,4 @@ try {
 }
 // @ts-expect-error: a misspelt request field is a compile error, as for Qualifier
 await first.qualify({ subtotl: '1' });
-void [answer, explained, liveHandles, wasmMemoryBytes, gone];
+void [answer, explained, liveHandles, wasmMemoryBytes, gone, where];
