@@ -129,7 +129,7 @@ test('sandbox doctor: exit 0 for a user without a high-risk card, 5 once a stand
   assert.equal(flagged.status, 5, flagged.stdout + flagged.stderr);
   assert.equal(flagged.stderr, '');
   assert.match(flagged.stdout, /WOULD SILENTLY FAIL/);
-  assert.match(flagged.stdout, /register-card --user u_1001 --number 4111\d{6}1111 --replace/);
+  assert.match(flagged.stdout, /register-card --user u_1001 --number 411111\d{6}1111 --replace/);
 });
 
 test('serve exit 2: plain text and serve\'s own usage for every bad command line, never the binary\'s', () => {
