@@ -1,75 +1,79 @@
-// The kiosk server's command line (docs/kiosk.md lists the options).
+// The kiosk server's command line (docs/kiosk.md lists the options), read by the package's parser
+// (web/cli/command_line.js parseCommandLine). The options it passes to the service (--db,
+// --fixture, --processing-delay, --now) are read and checked by the launcher's option table
+// (web/service/service_options.js), and so are its own --port and --host, which are a port and a
+// bind address as the service's are; a --host beyond this machine needs --expose-on-network.
 import net from 'node:net';
 
+import { UsageError, parseCommandLine } from '../../web/cli/command_line.js';
+import { serviceOptionsFromText } from '../../web/service/service_options.js';
 import { isLoopback } from './bind_address.mjs';
 import { canonicalName } from './host_allowlist.mjs';
+
+export { UsageError };
 
 export const USAGE = `usage: node kiosk/server/main.mjs [--port N (default 8080, 0 = any)] [--host ADDRESS]
        [--expose-on-network] [--allow-host NAME]... [--db FILE] [--reset] [--fixture FILE]
        [--processing-delay SECONDS] [--now RFC3339] [--verbose] [--smoke]`;
 
-/** A bad command line: main prints `kiosk: <message>`, then the usage, and exits 2. */
-export class UsageError extends Error {}
+/** The options for parseCommandLine. */
+const COMMAND_LINE = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'expose-on-network': { type: 'boolean' },
+  'allow-host': { type: 'string', multiple: true },
+  db: { type: 'string' },
+  reset: { type: 'boolean' },
+  fixture: { type: 'string' },
+  'processing-delay': { type: 'string' },
+  now: { type: 'string' },
+  verbose: { type: 'boolean' },
+  smoke: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
 
-/** The command line as options; throws a UsageError naming the option for a bad one. */
+/** The defaults of the options read by the launcher's table, as command line text. */
+const DEFAULTS = {
+  port: '8080',
+  host: '127.0.0.1',
+  db: 'build/demo.db',
+  fixture: 'fixtures/demo.json',
+  'processing-delay': '5',
+};
+
+/**
+ * The command line as options: { port, host, db, fixture, processingDelay, now, reset, verbose,
+ * smoke, exposeOnNetwork, allowHosts, help }; throws a UsageError naming the option for a bad one
+ * (main prints `kiosk: <message>`, then the usage, and exits 2).
+ */
 export function parseArgs(argv) {
-  const options = {
-    port: 8080,
-    host: '127.0.0.1',
-    db: 'build/demo.db',
-    fixture: 'fixtures/demo.json',
-    processingDelay: '5',
-    now: null,
-    reset: false,
-    verbose: false,
-    smoke: false,
-    exposeOnNetwork: false,
-    allowHosts: [],
-    help: false,
-  };
+  const { values, positionals } = parseCommandLine(argv, COMMAND_LINE);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   const flags = {
-    '--reset': 'reset',
-    '--verbose': 'verbose',
-    '--smoke': 'smoke',
-    '--expose-on-network': 'exposeOnNetwork',
-    '--help': 'help',
-    '-h': 'help',
+    reset: values.reset === true,
+    verbose: values.verbose === true,
+    smoke: values.smoke === true,
+    exposeOnNetwork: values['expose-on-network'] === true,
+    help: values.help === true,
   };
-  const valued = {
-    '--port': 'port',
-    '--host': 'host',
-    '--db': 'db',
-    '--fixture': 'fixture',
-    '--processing-delay': 'processingDelay',
-    '--now': 'now',
-  };
-  for (let i = 0; i < argv.length; ++i) {
-    const arg = argv[i];
-    if (Object.hasOwn(flags, arg)) options[flags[arg]] = true;
-    else if (arg === '--allow-host' || Object.hasOwn(valued, arg)) {
-      if (i + 1 >= argv.length) throw new UsageError(`${arg} needs a value`);
-      const value = argv[++i];
-      if (arg === '--allow-host') options.allowHosts.push(allowedHost(value));
-      else options[valued[arg]] = value;
-    } else {
-      throw new UsageError(`unknown argument ${arg}`);
-    }
+  if (flags.help) return flags;
+  let launch;
+  try {
+    launch = serviceOptionsFromText({ ...DEFAULTS, ...values });
+  } catch (e) {
+    if (e instanceof TypeError) throw new UsageError(e.message);
+    throw e;
   }
-  if (options.help) return options;
-  const port = Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be 0..65535');
-  options.port = port;
-  if (!/^\d+(\.\d+)?$/.test(options.processingDelay)) {
-    throw new UsageError('--processing-delay must be a number of seconds');
-  }
-  if (!isLoopback(options.host) && !options.exposeOnNetwork) {
+  const { port, host, db, fixture, processingDelay, now } = launch;
+  const allowHosts = (values['allow-host'] ?? []).map(allowedHost);
+  if (!isLoopback(host) && !flags.exposeOnNetwork) {
     throw new UsageError(
-      `--host ${options.host} is not a loopback address: the page would be served to the network, ` +
+      `--host ${host} is not a loopback address: the page would be served to the network, ` +
         "and with it the demo guests' tokens and merchant keys (config.json) and billing through /api; " +
         'add --expose-on-network to do that anyway',
     );
   }
-  return options;
+  return { ...flags, port, host, db, fixture, processingDelay, now, allowHosts };
 }
 
 /** An --allow-host value: a host name or an IP address, without a port. */

@@ -106,6 +106,26 @@ test('a --host beyond this machine without --expose-on-network: exit 2, a plain 
   assert.match(bad.stderr, /^kiosk: --allow-host needs a host name or an IP address without a port/);
 });
 
+test('a bad option or value is a usage error in the words of serve\'s (one parser, one option table): exit 2, nothing started', { timeout: 120_000 }, async () => {
+  for (const [args, problem] of [
+    [['--port', '70000'], '--port must be an integer from 0 to 65535'],
+    [['--processing-delay', 'soon'], '--processing-delay must be a number of seconds, >= 0'],
+    [['--now', 'tomorrow'], '--now must be a Date or an RFC 3339 instant, e.g. 2026-11-24T13:15:00Z'],
+    [['--db', ''], '--db must be a file path or ":memory:"'],
+    [['--colour', 'blue'], 'unknown option "--colour"'],
+    [['--port'], 'option --port needs a value'],
+    [['--smoke', 'now'], 'unexpected argument "now"'],
+  ]) {
+    const kiosk = runKiosk(args);
+    assert.equal((await kiosk.exited).code, 2, `${args.join(' ')}:\n${kiosk.stderr}`);
+    assert.equal(kiosk.stdout, '');
+    const [line, usage] = kiosk.stderr.split('\n');
+    assert.equal(line, `kiosk: ${problem}`);
+    assert.match(usage, /^usage: node kiosk\/server\/main\.mjs /);
+    assert.doesNotMatch(kiosk.stderr, /starting the service/);
+  }
+});
+
 test('--host 0.0.0.0 --expose-on-network: served, with a warning that the demo credentials go to the network', { timeout: 300_000 }, async () => {
   const kiosk = runKiosk(['--port', '0', '--host', '0.0.0.0', '--expose-on-network', '--db', path.join(scratch, 'lan.db'), '--now', NOW]);
   const pageUrl = await pageUrlOf(kiosk);

@@ -1,14 +1,17 @@
 // `loyalty-qualifier serve` and startLocalService() from this checkout (the platform package is
-// the npm/linux-x64 workspace): the command line and its exit codes, a database file that outlives
-// the service, and the service's own error text. From the installed tarballs: tests/consumer/.
+// the npm/linux-x64 workspace): the command line and its exit codes, serve in the foreground (its
+// URL, its log, a stop, no process left when it or its parent is killed), a database file that
+// outlives the service, and the service's own error text. From the installed tarballs:
+// tests/consumer/.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { constants, openSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 
 import { ServiceBinaryError, serviceBinaryPath, startLocalService } from '../../web/service/local_service.js';
-import { account, fixture, root, scratchDir, serviceBinary, waitFor } from '../service/harness.js';
+import { firstLine, groupMembers } from '../consumer/consumer_project.js';
+import { account, fixture, fixturePath, root, scratchDir, serviceBinary, waitFor } from '../service/harness.js';
 import { assertShippedBinaryBuilt, shippedBinary } from './shipped_binary.js';
 
 const scratch = scratchDir('lq-local-service-');
@@ -67,6 +70,61 @@ test('serve: a missing fixture file is exit 2 naming it; a LQ_SERVICE_BIN that i
   assert.equal(body.code, 503);
   assert.match(body.message, /^LQ_SERVICE_BIN=.*package\.json is not an executable file/);
 });
+
+/** `command` in a process group of its own (so that every process it starts can be found), with LQ_SERVICE_BIN set. */
+function inOwnGroup(command, args) {
+  const child = spawn(command, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LQ_SERVICE_BIN: serviceBinary() },
+  });
+  child.exitedWith = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  child.log = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk) => {
+    child.log += chunk;
+  });
+  return child;
+}
+
+/** Waits until no process of `child`'s group is left; then makes sure of it. */
+async function assertNoProcessLeft(child) {
+  const gone = await waitFor(() => groupMembers(child.pid).length === 0, 15_000, 20);
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // gone, as it should be
+  }
+  assert.ok(gone, 'a process was left');
+}
+
+test('serve: the first stdout line is the URL, the service\'s log follows on stderr; SIGTERM stops it with exit 0', async () => {
+  const serve = inOwnGroup(process.execPath, [path.join(root, 'web/cli/cli.js'), 'serve', '--fixture', fixturePath]);
+  const url = await firstLine(serve, 'serve');
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  assert.equal((await account({ url }, 'u_1001')).status, 200);
+  assert.equal(groupMembers(serve.pid).length, 2, 'serve and its service');
+  assert.ok(await waitFor(() => serve.log.includes('loyalty_service: listening on'), 5_000, 10), serve.log);
+  serve.kill('SIGTERM');
+  assert.deepEqual(await serve.exitedWith, { code: 0, signal: null });
+  await assertNoProcessLeft(serve);
+});
+
+for (const ending of ['serve is killed with SIGKILL', 'the process that started serve is killed with SIGKILL']) {
+  test(`no service is left when ${ending}`, async () => {
+    const serveArgs = [path.join(root, 'web/cli/cli.js'), 'serve'];
+    // Its parent a shell that waits for it (as npx's `sh -c`); the shell is killed, serve is orphaned.
+    const parentKilled = ending.startsWith('the process');
+    const started = parentKilled
+      ? inOwnGroup('sh', ['-c', '"$0" "$@" & wait', process.execPath, ...serveArgs])
+      : inOwnGroup(process.execPath, serveArgs);
+    await firstLine(started, 'serve');
+    assert.equal(groupMembers(started.pid).length, parentKilled ? 3 : 2);
+    started.kill('SIGKILL');
+    assert.equal((await started.exitedWith).signal, 'SIGKILL');
+    await assertNoProcessLeft(started);
+  });
+}
 
 test('ServiceBinaryError: its cause, and the TypeError of a bad typed option names the key', async () => {
   const override = process.env.LQ_SERVICE_BIN;

@@ -1,15 +1,17 @@
-// `loyalty-qualifier serve`: runs the native local service in the foreground, from the platform
-// package (or a local build, see service_binary.js). The first stdout line is the base URL; the
-// service's log goes to stderr; SIGINT and SIGTERM stop it. Exit codes as every command's
-// (command_line.js EXIT): 2 and plain text for a bad command line or an unreadable fixture file,
-// with serve's own usage (every value is checked here, so the service's usage never shows); 1 and
-// the {"code","message"} body when there is no service binary (503) or the service refuses to
-// start (422 for its fixture, 503 otherwise); else the service's own exit code.
-import { spawn } from 'node:child_process';
+// `loyalty-qualifier serve`: runs the native local service in the foreground through the one
+// launcher, startLocalService (web/service/local_service.js), from the platform package (or a local
+// build, see service_binary.js). The first stdout line is the base URL; the service's log goes to
+// stderr; SIGINT and SIGTERM stop it, and so does the end of the process that started serve. Exit
+// codes as every command's (command_line.js EXIT): 2 and plain text for a bad command line or an
+// unreadable fixture file, with serve's own usage (every value is checked here, so the service's
+// usage never shows); 1 and the {"code","message"} body when there is no service binary (503) or
+// the service refuses to start (422 for its fixture, 503 otherwise); else the service's own exit
+// code.
+import { constants } from 'node:os';
 import process from 'node:process';
 
-import { serviceBinaryPath } from '../service/service_binary.js';
-import { SERVICE_OPTIONS, serviceArguments } from '../service/service_options.js';
+import { startLocalService } from '../service/local_service.js';
+import { SERVICE_OPTIONS, serviceOptionsFromText } from '../service/service_options.js';
 import { EXIT, UsageError, parseCommandLine, readInputFile, reportUsageError } from './command_line.js';
 
 const USAGE = `usage: loyalty-qualifier serve [--port P] [--host ADDRESS] [--db FILE|:memory:]
@@ -38,24 +40,20 @@ const COMMAND_LINE = Object.fromEntries([
   ...SERVICE_OPTIONS.map((option) => [option.flag.slice(2), { type: 'string' }]),
 ]);
 
-/** The service's arguments for serve's command line; throws UsageError for a bad one. */
-async function serveArguments(argv) {
+/** startLocalService's options for serve's command line; throws UsageError for a bad one. */
+async function serveOptions(argv) {
   const { values, positionals } = parseCommandLine(argv, COMMAND_LINE);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  const options = {};
-  for (const option of SERVICE_OPTIONS) options[option.key] = values[option.flag.slice(2)];
-  let service;
+  let options;
   try {
-    service = serviceArguments(options, { text: true });
+    options = serviceOptionsFromText(values);
   } catch (e) {
     if (e instanceof TypeError) throw new UsageError(e.message);
     throw e;
   }
-  if (service.fixture !== undefined) {
-    await readInputFile(service.fixture, 'fixture'); // a missing file is a usage error, as for qualify
-    service.args.push('--fixture', service.fixture);
-  }
-  return service.args;
+  // A missing file is a usage error, as for qualify.
+  if (options.fixture !== undefined) await readInputFile(options.fixture, 'fixture');
+  return options;
 }
 
 function printBody(stderr, code, message) {
@@ -63,11 +61,28 @@ function printBody(stderr, code, message) {
   return EXIT.REFUSED;
 }
 
-/** The service's reason for a start it gave up: its last "loyalty_service: ..." line. */
-function startFailure(log) {
-  const lines = log.split('\n').filter((line) => line.startsWith('loyalty_service: '));
-  const reason = lines.length > 0 ? lines[lines.length - 1].slice('loyalty_service: '.length) : log.trim();
-  return { code: reason.startsWith('fixture ') ? 422 : 503, message: reason || 'the local service did not start' };
+/** The exit code of a process ended by `signal`, as a shell reports it. */
+const signalExit = (signal) => 128 + (constants.signals[signal] ?? constants.signals.SIGTERM);
+
+/**
+ * The outcome of a start that failed (startLocalService's rejection `e`), given the service's log
+ * up to then: serve's usage error, or the body (422 for the fixture, 503 else).
+ */
+function startFailure(e, log, stderr) {
+  if (e?.code === 'LQ_NO_SERVICE_BINARY') return printBody(stderr, 503, e.message);
+  if (!(e instanceof Error) || !('exitCode' in e)) throw e;
+  if (e.signal) {
+    stderr.write(log);
+    return signalExit(e.signal);
+  }
+  const usage = /^loyalty_service: (.*)\nusage: loyalty_service/m.exec(log);
+  if (e.exitCode === EXIT.USAGE && usage) return reportUsageError(stderr, PREFIX, new UsageError(usage[1]), USAGE);
+  if (e.exitCode === 0) {
+    stderr.write(log);
+    return EXIT.OK;
+  }
+  const reason = e.message.replace(/^loyalty_service: /, '');
+  return printBody(stderr, reason.startsWith('fixture ') ? 422 : 503, reason);
 }
 
 /**
@@ -80,74 +95,60 @@ export async function runServeCli(argv, io = process) {
     stdout.write(`${USAGE}\n`);
     return EXIT.OK;
   }
-  let args;
+  let options;
   try {
-    args = await serveArguments(argv);
+    options = await serveOptions(argv);
   } catch (e) {
     if (e instanceof UsageError) return reportUsageError(stderr, PREFIX, e, USAGE);
     throw e;
   }
-  let binary;
-  try {
-    binary = serviceBinaryPath();
-  } catch (e) {
-    if (e.code !== 'LQ_NO_SERVICE_BINARY') throw e;
-    return printBody(stderr, 503, e.message);
-  }
-  const child = spawn(binary, args, {
-    stdio: ['inherit', 'pipe', 'pipe'],
-    env: { ...process.env, LQ_SERVICE_PARENT_PID: String(process.pid) },
-  });
-  // Until the service prints its base URL its log is held back: a start it gives up is reported
-  // as one body (or, should it reject a value after all, as serve's usage error), not its log.
+  // Until the service listens its log is held back: a start it gives up is reported as one body
+  // (or, should it reject a value after all, as serve's usage error), not its log.
   let listening = false;
   let held = '';
-  child.stdout.on('data', (chunk) => {
-    stdout.write(chunk);
-    if (!listening && chunk.includes('\n')) {
-      listening = true;
-      stderr.write(held);
-      held = '';
-    }
-  });
-  child.stderr.on('data', (chunk) => {
+  const onStderr = (chunk) => {
     if (listening) stderr.write(chunk);
     else held += chunk;
-  });
+  };
   // A reader that went away (`serve | head -1`) is not this process's failure.
   stdout.on?.('error', () => {});
 
-  const forward = (signal) => child.kill(signal);
-  process.on('SIGINT', forward);
-  process.on('SIGTERM', forward);
-  // npx runs this under `sh -c`, and a SIGTERM to npx ends that shell without passing it on: when
-  // this process is orphaned that way, it stops the service as if the signal had come here.
+  // SIGINT and SIGTERM stop the service (while it starts, too). npx runs this under `sh -c`, and a
+  // SIGTERM to npx ends that shell without passing it on: when this process is orphaned that way,
+  // it stops the service as if the signal had come here.
+  const stopping = new AbortController();
+  const stop = (signal) => stopping.abort(signal);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   const parent = process.ppid;
   const orphanWatch = setInterval(() => {
-    if (process.ppid !== parent) forward('SIGTERM');
+    if (process.ppid !== parent) stop('SIGTERM');
   }, 250);
-  const finish = () => {
-    clearInterval(orphanWatch);
-    process.off('SIGINT', forward);
-    process.off('SIGTERM', forward);
-  };
-  return new Promise((resolve, reject) => {
-    child.once('error', (e) => {
-      finish();
-      reject(new Error(`cannot run ${binary}: ${e.message}`));
-    });
-    child.once('close', (code, signal) => {
-      finish();
-      if (!listening && signal === null) {
-        const usage = /^loyalty_service: (.*)\nusage: loyalty_service/m.exec(held);
-        if (code === EXIT.USAGE && usage) return resolve(reportUsageError(stderr, PREFIX, new UsageError(usage[1]), USAGE));
-        if (code !== 0) {
-          const { code: status, message } = startFailure(held);
-          return resolve(printBody(stderr, status, message));
-        }
-      }
+  try {
+    let service;
+    try {
+      service = await startLocalService({
+        ...options,
+        onStderr,
+        signal: stopping.signal,
+        keepAlive: true,
+        startTimeoutMs: Infinity,
+      });
+    } catch (e) {
+      if (!stopping.signal.aborted) return startFailure(e, held, stderr);
+      // Stopped before it listened: as a process ended by that signal.
       stderr.write(held);
-      resolve(code ?? 128 + (signal === 'SIGINT' ? 2 : signal === 'SIGKILL' ? 9 : 15));
-    });
-  });
+      return signalExit(stopping.signal.reason);
+    }
+    listening = true;
+    stderr.write(held);
+    held = '';
+    stdout.write(`${service.url}\n`);
+    const { code, signal } = await service.exited;
+    return code ?? signalExit(signal);
+  } finally {
+    clearInterval(orphanWatch);
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
 }

@@ -3,7 +3,7 @@
 
 /** Options of startLocalService; every one is optional. */
 export interface LocalServiceOptions {
-  /** A fixture object (written to a temporary file) or the path of a fixture JSON file. */
+  /** A fixture object (written to a temporary file) or the path of a fixture JSON file (passed as given). */
   fixture?: string | object | null;
   /** The SQLite file, created and migrated on start; default ':memory:', a throwaway database. */
   db?: string;
@@ -19,7 +19,7 @@ export interface LocalServiceOptions {
   now?: string | Date;
   /** Open connections one client (remote address) may hold, 1-1000; default 128; beyond: 503. */
   maxConnectionsPerPeer?: number;
-  /** How long to wait for the service to listen before giving up; default 30000. */
+  /** How long to wait for the service to listen before giving up; default 30000; Infinity: no limit. */
   startTimeoutMs?: number;
   /** The loyalty_service executable to run; default serviceBinaryPath(). */
   binary?: string;
@@ -31,6 +31,12 @@ export interface LocalServiceOptions {
   onStderr?: (chunk: string) => void;
   /** Aborting it stops the service as stop() does, also while it starts (the start then rejects with the signal's reason). */
   signal?: AbortSignal;
+  /**
+   * true: the running service keeps this process alive until it exits (a foreground command, as
+   * `loyalty-qualifier serve`). Default false: once it listens it does not, so a harness that
+   * forgets stop() still exits (and the service with it).
+   */
+  keepAlive?: boolean;
 }
 
 /** How the service process ended. */

@@ -1,9 +1,10 @@
-// startLocalService(): the native local service (loyalty_service) as a child process of a test
-// harness, from `loyalty-qualifier/service` (Node only; types: web/service/local_service.d.ts). It
-// resolves once the service listens, rejects with the service's own error text when it cannot
-// start, and never leaves a process behind: stop() ends it, so does the end of this process
-// (an 'exit' hook) and, should this process be killed outright, the service itself (it stops when
-// the thread that started it ends: LQ_SERVICE_PARENT_PID, see service/main.cpp).
+// startLocalService(): the native local service (loyalty_service) as a child process, from
+// `loyalty-qualifier/service` (Node only; types: web/service/local_service.d.ts). The one launcher
+// of the service: test harnesses, the kiosk server and `loyalty-qualifier serve` (keepAlive) all
+// start it here. It resolves once the service listens, rejects with the service's own error text
+// when it cannot start, and never leaves a process behind: stop() ends it, so does the end of
+// this process (an 'exit' hook) and, should this process be killed outright, the service itself
+// (it stops when the thread that started it ends: LQ_SERVICE_PARENT_PID, see service/main.cpp).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -32,7 +33,7 @@ function installExitHook() {
 
 /** The options that shape the process rather than the service's flags, checked. */
 function processOptions(options) {
-  const { binary, wrapper, onStderr, signal, startTimeoutMs = 30_000 } = options;
+  const { binary, wrapper, onStderr, signal, keepAlive = false, startTimeoutMs = 30_000 } = options;
   if (binary !== undefined && (typeof binary !== 'string' || binary === '')) {
     throw new TypeError('startLocalService: binary must be the path of a loyalty_service executable');
   }
@@ -48,7 +49,11 @@ function processOptions(options) {
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError('startLocalService: signal must be an AbortSignal');
   }
-  return { binary, wrapper, onStderr, signal, startTimeoutMs };
+  if (typeof keepAlive !== 'boolean') throw new TypeError('startLocalService: keepAlive must be a boolean');
+  if (typeof startTimeoutMs !== 'number' || !(startTimeoutMs > 0)) {
+    throw new TypeError('startLocalService: startTimeoutMs must be a number of milliseconds above 0 (Infinity: no limit)');
+  }
+  return { binary, wrapper, onStderr, signal, keepAlive, startTimeoutMs };
 }
 
 /** The service's own reason for a failed start: its last "loyalty_service: ..." line. */
@@ -67,22 +72,26 @@ function startFailure(stderr, code, signal) {
  * Starts the local service. options: fixture (a fixture object or a file path), db (a SQLite
  * file, default ':memory:': a throwaway database), mode ('sandbox' | 'production'),
  * processingDelay (seconds), port (default 0: a free one), host (default 127.0.0.1), now (a fixed
- * service clock), startTimeoutMs (default 30000); for harnesses: binary (the loyalty_service to
- * run, default serviceBinaryPath()), args (more loyalty_service arguments, passed as given),
- * wrapper (a command and its arguments that runs the binary, e.g. in a namespace), onStderr (gets
- * the service's stderr as it arrives), signal (an AbortSignal: aborting it stops the service as
- * stop() does, also while it starts, and the start then rejects with the signal's reason).
+ * service clock), maxConnectionsPerPeer, startTimeoutMs (default 30000; Infinity: no limit); for
+ * harnesses: binary (the loyalty_service to run, default serviceBinaryPath()), args (more
+ * loyalty_service arguments, passed as given), wrapper (a command and its arguments that runs the
+ * binary, e.g. in a namespace), onStderr (gets the service's stderr as it arrives), signal (an
+ * AbortSignal: aborting it stops the service as stop() does, also while it starts, and the start
+ * then rejects with the signal's reason), keepAlive (true: the running service keeps this process
+ * alive until it exits, as a foreground command wants; default false).
  * Resolves { url, pid, exited, running(), kill(), stop() }.
  */
 export async function startLocalService(options = {}) {
   const { args, fixture } = serviceArguments(options, { extra: options?.args ?? [] });
-  const { binary: given, wrapper, onStderr, signal, startTimeoutMs } = processOptions(options);
+  const { binary: given, wrapper, onStderr, signal, keepAlive, startTimeoutMs } = processOptions(options);
   const binary = given ?? serviceBinaryPath();
   signal?.throwIfAborted();
 
   let scratch = null;
+  // A path goes as given (the service runs in this process's directory), so that the service's
+  // messages name it as the caller did.
   if (typeof fixture === 'string') {
-    args.push('--fixture', path.resolve(fixture));
+    args.push('--fixture', fixture);
   } else if (fixture !== undefined) {
     scratch = mkdtempSync(path.join(os.tmpdir(), 'loyalty-qualifier-fixture-'));
     const file = path.join(scratch, 'fixture.json');
@@ -132,7 +141,7 @@ export async function startLocalService(options = {}) {
   installExitHook();
 
   // A signal sent holds this process until the service has exited, so that `exited` settles (the
-  // child is unref'd once it listens, below).
+  // child is unref'd once it listens, below, unless keepAlive).
   const kill = (signal = 'SIGTERM') => {
     if (!isRunning()) return false;
     child.ref();
@@ -164,11 +173,13 @@ export async function startLocalService(options = {}) {
   let stdout = '';
   child.stdout.setEncoding('utf8');
   const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      const waited = `loyalty_service printed no base URL within ${startTimeoutMs} ms`;
-      reject(new Error(`${waited}: ${stderr}`));
-    }, startTimeoutMs);
+    const timer = Number.isFinite(startTimeoutMs)
+      ? setTimeout(() => {
+          child.kill('SIGKILL');
+          const waited = `loyalty_service printed no base URL within ${startTimeoutMs} ms`;
+          reject(new Error(`${waited}: ${stderr}`));
+        }, startTimeoutMs)
+      : undefined;
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
       const end = stdout.indexOf('\n');
@@ -190,10 +201,13 @@ export async function startLocalService(options = {}) {
 
   // From here on the service must not keep this process alive: a harness that forgets stop()
   // still exits, and the exit hook ends the service. A signal sent through kill() or stop()
-  // holds this process until the service has exited, so that `exited` settles.
-  child.unref();
-  child.stdout.unref?.();
-  child.stderr.unref?.();
+  // holds this process until the service has exited, so that `exited` settles. A foreground
+  // command (keepAlive) runs as long as its service does.
+  if (!keepAlive) {
+    child.unref();
+    child.stdout.unref?.();
+    child.stderr.unref?.();
+  }
 
   return {
     url,

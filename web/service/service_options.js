@@ -1,9 +1,9 @@
 // The local service's launch options, in one place: each launcher option (a key of
-// startLocalService's options, a flag of `loyalty-qualifier serve`) with the loyalty_service flag
-// it maps to, its check, and how a command line's text becomes its value. startLocalService()
-// passes typed values, `serve` its command line's text; both are checked here (a TypeError naming
-// the option before anything starts), so that the service's own usage errors never reach a user.
-// Node and browsers alike: no imports.
+// startLocalService's options, a flag of `loyalty-qualifier serve` and of the kiosk server) with
+// the loyalty_service flag it maps to, its check, and how a command line's text becomes its value.
+// A command line's text becomes typed values here (serviceOptionsFromText), and every value is
+// checked by the same rule (a TypeError naming the option before anything starts), so that the
+// service's own usage errors never reach a user. Node and browsers alike: no imports.
 
 const MODES = ['sandbox', 'production'];
 // The RFC 3339 shape the service reads (docs/reference.md, "Conventions"); it checks the ranges.
@@ -102,17 +102,43 @@ export const SERVICE_OPTIONS = [
   },
 ];
 
+/** An option's check: its flag value, or a TypeError "<name> must be ..." (name: how the caller calls it). */
+function checked(option, value, name) {
+  try {
+    return option.text(value);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    throw new TypeError(`${name} ${e.message}`);
+  }
+}
+
+/**
+ * Launcher options from a command line's text (`serve`, the kiosk server): `texts` maps a flag's
+ * name without "--" (parseCommandLine's values) to its text; undefined is absent. Each given one
+ * is read as its option's type and checked; returns { key: value } for them. A TypeError names the
+ * flag of the first bad one ("--port must be an integer from 0 to 65535").
+ */
+export function serviceOptionsFromText(texts) {
+  const options = {};
+  for (const option of SERVICE_OPTIONS) {
+    const text = texts[option.flag.slice(2)];
+    if (text === undefined) continue;
+    const value = option.fromText ? option.fromText(text) : text;
+    checked(option, value, option.flag);
+    options[option.key] = value;
+  }
+  return options;
+}
+
 /**
  * The service's arguments for launcher options. `options`: an object keyed by SERVICE_OPTIONS'
  * keys (other keys are the caller's own and ignored; undefined and, for fixture, null mean
  * absent). Each value is checked: a TypeError "<caller>: <key> must be ..." names the first bad
- * one. With `{ text: true }` the values are a command line's text (`serve`): each is read as the
- * option's type first, and the TypeError names the flag instead ("--port must be ..."). `extra`:
- * more loyalty_service arguments passed as given (an array of strings). Returns { args, fixture }:
- * args without --fixture, which the launcher adds once it has a file (fixture: a path, an object,
- * or undefined).
+ * one. `extra`: more loyalty_service arguments passed as given (an array of strings). Returns
+ * { args, fixture }: args without --fixture, which the launcher adds once it has a file (fixture:
+ * a path, an object, or undefined).
  */
-export function serviceArguments(options, { caller = 'startLocalService', text = false, extra = [] } = {}) {
+export function serviceArguments(options, { caller = 'startLocalService', extra = [] } = {}) {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`${caller}: options must be an object`);
   }
@@ -125,14 +151,7 @@ export function serviceArguments(options, { caller = 'startLocalService', text =
     let value = options[option.key];
     if (value === undefined || (option.key === 'fixture' && value === null)) value = option.default;
     if (value === undefined) continue;
-    if (text && typeof value === 'string' && option.fromText) value = option.fromText(value);
-    let flagValue;
-    try {
-      flagValue = option.text(value);
-    } catch (e) {
-      if (!(e instanceof TypeError)) throw e;
-      throw new TypeError(text ? `${option.flag} ${e.message}` : `${caller}: ${option.key} ${e.message}`);
-    }
+    const flagValue = checked(option, value, `${caller}: ${option.key}`);
     if (option.key === 'fixture') fixture = flagValue;
     else args.push(option.flag, flagValue);
   }
