@@ -4,7 +4,7 @@
 // start it here. It resolves once the service listens, rejects with the service's own error text
 // when it cannot start, and never leaves a process behind: stop() ends it, so does the end of
 // this process (an 'exit' hook) and, should this process be killed outright, the service itself
-// (it stops when the thread that started it ends: LQ_SERVICE_PARENT_PID, see service/main.cpp).
+// (it stops when the thread that started it ends: LQ_SERVICE_PARENT_PID, which the service watches).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
