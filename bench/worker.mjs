@@ -29,17 +29,12 @@ import path from 'node:path';
 import process from 'node:process';
 import readline from 'node:readline';
 
-import { chromium } from 'playwright-core';
-
-import { serveBenchPage } from './bench_page_server.mjs';
+import { launchBenchChromium, serveBenchPage } from './browser_harness.mjs';
 import { NOW_MS, defaultDir, root } from './workloads.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const dir = path.resolve(args.find((a) => !a.startsWith('--')) ?? defaultDir);
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run'];
 const COLD_PAGES = quick ? 3 : 7;
 const KIOSK_PAGES = quick ? 3 : 5;
 const ROUNDS = quick ? 7 : 15;
@@ -169,7 +164,7 @@ function startKiosk(scratch) {
 async function main() {
   const server = await serveBenchPage(dir, 'loyalty-qualifier worker bench');
   const base = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_FLAGS });
+  const browser = await launchBenchChromium();
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-bench-worker-'));
   let kiosk = null;
   try {

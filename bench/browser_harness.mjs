@@ -1,10 +1,22 @@
-// The browser benches' page server on 127.0.0.1: an empty page at `/`, the repository's web/
-// under /web/ and the workload folder under /workloads/, nothing else; never cached.
+// What the browser benches share: Chromium's launch (the system's chromium, headless) and their
+// page server on 127.0.0.1: an empty page at `/`, the repository's web/ under /web/ and the
+// workload folder under /workloads/, nothing else; never cached.
 import { readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 
+import { chromium } from 'playwright-core';
+
 import { root } from './workloads.mjs';
+
+/** Headless Chromium as every browser bench runs it. */
+export function launchBenchChromium() {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--no-first-run'],
+  });
+}
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
