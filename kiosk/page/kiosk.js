@@ -60,6 +60,9 @@ function chooseItem(item) {
   openCustomize(item);
 }
 
+/** The AbortController of the customize dialog's current opening (its listeners). */
+let customizeOpening = null;
+
 function openCustomize(item) {
   const dialog = $('customize');
   const groups = menu().modifier_groups;
@@ -82,7 +85,10 @@ function openCustomize(item) {
     $('customize-add').textContent = `Add ${quantity} to order · ${formatMoney(unit * quantity)}`;
     $('customize-less').disabled = quantity <= 1;
   };
+  // One opening's listeners at a time: a new opening ends the previous one's.
+  customizeOpening?.abort();
   const controller = new AbortController();
+  customizeOpening = controller;
   const { signal } = controller;
   $('customize-groups').addEventListener('change', update, { signal });
   $('customize-less').addEventListener('click', () => {
@@ -100,6 +106,9 @@ function openCustomize(item) {
     dialog.close();
   }, { signal });
   dialog.addEventListener('close', () => {
+    // 'close' is dispatched from a task: the one of an earlier opening (Escape, then Enter on the
+    // item at once) may arrive after this one has opened, and must not end this one.
+    if (dialog.open) return;
     controller.abort();
     document.querySelector(`[data-focus-key="item:${CSS.escape(item.id)}"]`)?.focus();
   }, { signal });

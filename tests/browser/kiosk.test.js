@@ -408,6 +408,29 @@ test('when the service is back, the page goes online and checkout is possible ag
   assert.equal(await page.locator('#checkout').isDisabled(), false);
 });
 
+test('a late close event of an earlier customize dialog does not disarm the next one', { timeout: 60_000 }, async () => {
+  await category('Coffee');
+  // Closing the dialog queues its 'close' event; opening it again before that event is
+  // dispatched (Escape, then Enter on the item at once) must leave the new opening working.
+  await page.evaluate(async () => {
+    const item = document.querySelector('button.item[data-id="cappuccino"]');
+    const dialog = document.getElementById('customize');
+    item.click();
+    const closed = new Promise((resolve) => dialog.addEventListener('close', resolve, { once: true }));
+    dialog.close();
+    item.click(); // open again, before the queued 'close' runs
+    await closed;
+  });
+  assert.equal(await page.evaluate(() => document.getElementById('customize').open), true);
+  await page.locator('#customize-add').click();
+  await page.waitForFunction(() => !document.getElementById('customize').open, null, { timeout: STEP });
+  await page.waitForFunction(() => /Cappuccino/.test(document.getElementById('lines').textContent), null,
+    { timeout: STEP });
+  await page.locator('#lines li', { hasText: 'Cappuccino' }).getByRole('button', { name: 'Remove Cappuccino' }).click();
+  await page.waitForFunction(() => !/Cappuccino/.test(document.getElementById('lines').textContent), null,
+    { timeout: STEP });
+});
+
 test('the page is usable by keyboard', { timeout: 60_000 }, async () => {
   await category('Coffee');
   await page.locator('button.item[data-id="cappuccino"]').focus();
