@@ -7,10 +7,10 @@
 #include <string_view>
 
 #include "domain/account_snapshot.hpp"
+#include "domain/json_document.hpp"
 #include "http/access_log.hpp"
 #include "http/conditional_get.hpp"
 #include "http/http_messages.hpp"
-#include "domain/json_document.hpp"
 #include "http/query_filters.hpp"
 #include "http/sandbox_routes.hpp"
 #include "qualifier.hpp"
