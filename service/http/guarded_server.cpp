@@ -310,7 +310,7 @@ ssize_t receive(socket_t sock, std::string& buffer, int timeout_ms) {
 
 size_t worker_count(const connection_limits& limits) {
   if (limits.workers > 0) return limits.workers;
-  return std::max<size_t>(4, 4 * std::max(1u, std::thread::hardware_concurrency()));
+  return std::max<size_t>(4, size_t{4} * std::max(1u, std::thread::hardware_concurrency()));
 }
 
 void request_gate::acquire() {
@@ -472,7 +472,9 @@ void guarded_server::serve_connection(socket_t sock) {
       return linger_and_close(sock, 100);
     };
     std::string body;
-    size_t request_end = head_end;
+    // Where this request ends in `buffer`: after the body (Content-Length), or where the chunked
+    // decoder stopped.
+    size_t request_end = head->chunked ? head_end : head_end + head->content_length;
     if (head->chunked) {
       chunked_decoder decoder(framing);
       size_t consumed = head_end;
@@ -499,7 +501,6 @@ void guarded_server::serve_connection(socket_t sock) {
         }
       }
       body = buffer.substr(head_end, head->content_length);
-      request_end = head_end + head->content_length;
     }
     buffer.erase(0, request_end);
 

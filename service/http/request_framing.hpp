@@ -15,10 +15,10 @@
 namespace lq::service {
 
 struct framing_limits {
-  size_t max_body_bytes = size_t{1} << 20;  // 413
-  size_t max_request_line_bytes = 8192;     // 414
-  size_t max_head_bytes = 64 * 1024;        // 431 (request line, headers and chunked trailers)
-  size_t max_header_count = 100;            // 431
+  size_t max_body_bytes = size_t{1} << 20;    // 413
+  size_t max_request_line_bytes = 8192;       // 414
+  size_t max_head_bytes = size_t{64} * 1024;  // 431 (request line, headers and chunked trailers)
+  size_t max_header_count = 100;              // 431
 };
 
 /// A request head that passed the checks.
