@@ -106,8 +106,13 @@ export function consumerProject(prefix, { install = 'both', files = {} } = {}) {
   const tmp = path.join(base, 'tmp');
   const home = path.join(base, 'home');
   for (const folder of [dir, tmp, home]) mkdirSync(folder);
+  // A consumer's shell: none of the npm_* variables npm exports to the scripts it runs (`npm test`
+  // sets npm_config_userconfig, npm_config_nodedir, ... from this machine's npm configuration).
+  const shell = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)),
+  );
   const env = {
-    ...process.env,
+    ...shell,
     TMPDIR: tmp,
     HOME: home,
     npm_config_offline: 'true',
