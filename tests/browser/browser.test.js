@@ -2,22 +2,13 @@
 // worker import web/index.js from a local static server and run every public case; the answers
 // must equal the Node answers.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import * as api from '../../web/index.js';
 import { caseOutcome } from '../js/case_outcome.js';
-import { launchChromium, loadPublicCases, root } from '../js/support.js';
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.json': 'application/json',
-  '.wasm': 'application/wasm',
-};
+import { contentType, launchChromium, loadPublicCases, root, sendFile } from '../js/support.js';
 
 // The worker runs the same case code as the page and posts the outcomes back.
 const WORKER = `
@@ -43,12 +34,12 @@ const cases = loadPublicCases();
 function serve(request, response) {
   const url = new URL(request.url, 'http://localhost');
   if (url.pathname === '/__test__/page.html') {
-    response.writeHead(200, { 'content-type': TYPES['.html'] });
+    response.writeHead(200, { 'content-type': contentType('page.html') });
     response.end('<!doctype html><title>loyalty-qualifier</title><p>test page</p>');
     return;
   }
   if (url.pathname === '/__test__/worker.js') {
-    response.writeHead(200, { 'content-type': TYPES['.js'] });
+    response.writeHead(200, { 'content-type': contentType('worker.js') });
     response.end(WORKER);
     return;
   }
@@ -57,14 +48,7 @@ function serve(request, response) {
     response.writeHead(403).end();
     return;
   }
-  readFile(file).then(
-    (bytes) => {
-      const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
-      response.writeHead(200, { 'content-type': type });
-      response.end(bytes);
-    },
-    () => response.writeHead(404).end(),
-  );
+  sendFile(response, file);
 }
 
 before(async () => {

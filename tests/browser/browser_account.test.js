@@ -2,17 +2,15 @@
 // /usr/bin/chromium): the account-read bodies give the same snapshots and answers as in Node, and
 // the browser's own Intl gives zone rules that behave as the service's tzdata footers.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import * as api from '../../web/index.js';
 import { CONTEXT, DOCUMENTED, DOCUMENTED_STRINGS, REWARDS_ONLY, VENDOR_EXAMPLE, accountError, accountOutcome } from '../js/account_reads.js';
-import { launchChromium, root } from '../js/support.js';
+import { contentType, launchChromium, root, sendFile } from '../js/support.js';
 import { offsetAt, parsePosixTz, readTzif } from '../js/tz_footers.js';
 
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.wasm': 'application/wasm' };
 // A sample of zones: both hemispheres, half- and quarter-hour offsets, a 30-minute DST, a
 // transition at 24:00 and one the evening before, a two-hour DST and no DST at all.
 const ZONES = [
@@ -47,19 +45,13 @@ before(async () => {
   server = http.createServer((request, response) => {
     const url = new URL(request.url, 'http://localhost');
     if (url.pathname === '/__test__/page.html') {
-      response.writeHead(200, { 'content-type': TYPES['.html'] });
+      response.writeHead(200, { 'content-type': contentType('page.html') });
       response.end('<!doctype html><title>account reads</title>');
       return;
     }
     const file = path.join(root, decodeURIComponent(url.pathname));
     if (!file.startsWith(root + path.sep)) return void response.writeHead(403).end();
-    readFile(file).then(
-      (bytes) => {
-        response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-        response.end(bytes);
-      },
-      () => response.writeHead(404).end(),
-    );
+    sendFile(response, file);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${server.address().port}`;

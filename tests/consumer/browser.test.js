@@ -6,7 +6,6 @@
 // (one download either way), a Promise<Response>, bytes, a WebAssembly.Module, and load failures.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -14,15 +13,8 @@ import { after, before, test } from 'node:test';
 import * as esbuild from 'esbuild';
 import { build as viteBuild } from 'vite';
 
-import { exampleRewards, launchChromium } from '../js/support.js';
+import { exampleRewards, launchChromium, sendFile } from '../js/support.js';
 import { consumerProject, root } from './consumer_project.js';
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
 
 const snapshot = readFileSync(path.join(root, 'examples/snapshot.json'), 'utf8');
 const basket = readFileSync(path.join(root, 'examples/basket.json'), 'utf8');
@@ -41,6 +33,16 @@ async function qualifyWith(api, snapshot, basket, options, init) {
   }
 }
 `;
+
+// Every page's lq.worker(): qualifies in a module worker of its own (./worker.js) and ends it.
+const PAGE_WORKER = `worker(snapshot, basket) {
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    return new Promise((resolve) => {
+      worker.onmessage = (event) => { resolve(event.data); worker.terminate(); };
+      worker.onerror = (event) => resolve({ error: { message: String(event.message) } });
+      worker.postMessage({ snapshot, basket });
+    });
+  },`;
 
 const ESBUILD_PAGE = `import * as api from 'loyalty-qualifier';
 import wasmFile from 'loyalty-qualifier/wasm';
@@ -65,14 +67,7 @@ window.lq = {
     if (how === 'init') return qualifyWith(api, snapshot, basket, {}, { wasm: url });
     return qualifyWith(api, snapshot, basket, await options(how, url));
   },
-  worker(snapshot, basket) {
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    return new Promise((resolve) => {
-      worker.onmessage = (event) => { resolve(event.data); worker.terminate(); };
-      worker.onerror = (event) => resolve({ error: { message: String(event.message) } });
-      worker.postMessage({ snapshot, basket });
-    });
-  },
+  ${PAGE_WORKER}
 };
 document.body.dataset.ready = 'yes';
 `;
@@ -89,14 +84,7 @@ const VITE_PAGE = `import * as api from 'loyalty-qualifier';
 ${RUN}
 window.lq = {
   run: (snapshot, basket) => qualifyWith(api, snapshot, basket, {}),
-  worker(snapshot, basket) {
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-    return new Promise((resolve) => {
-      worker.onmessage = (event) => { resolve(event.data); worker.terminate(); };
-      worker.onerror = (event) => resolve({ error: { message: String(event.message) } });
-      worker.postMessage({ snapshot, basket });
-    });
-  },
+  ${PAGE_WORKER}
 };
 document.body.dataset.ready = 'yes';
 `;
@@ -127,16 +115,6 @@ function listFiles(dir) {
     .map((entry) => path.relative(dir, path.join(entry.parentPath ?? entry.path, entry.name)));
 }
 
-function serveFile(response, file) {
-  readFile(file).then(
-    (bytes) => {
-      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-      response.end(bytes);
-    },
-    () => response.writeHead(404).end(),
-  );
-}
-
 function serve(request, response) {
   const url = new URL(request.url, 'http://localhost');
   downloads.set(url.pathname, (downloads.get(url.pathname) ?? 0) + 1);
@@ -151,7 +129,7 @@ function serve(request, response) {
     if (url.pathname.startsWith(prefix)) {
       const file = path.join(dir, decodeURIComponent(url.pathname.slice(prefix.length)) || 'index.html');
       if (!file.startsWith(dir + path.sep)) break;
-      serveFile(response, file);
+      sendFile(response, file);
       return;
     }
   }

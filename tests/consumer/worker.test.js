@@ -10,7 +10,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -20,14 +19,7 @@ import { build as viteBuild } from 'vite';
 import webpack from 'webpack';
 
 import { consumerProject } from './consumer_project.js';
-import { exampleRewards, launchChromium, root } from '../js/support.js';
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
+import { exampleRewards, launchChromium, root, sendFile } from '../js/support.js';
 
 const snapshot = readFileSync(path.join(root, 'examples/snapshot.json'), 'utf8');
 const basket = readFileSync(path.join(root, 'examples/basket.json'), 'utf8');
@@ -141,13 +133,7 @@ function serve(request, response) {
     response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     return;
   }
-  readFile(file).then(
-    (bytes) => {
-      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-      response.end(bytes);
-    },
-    () => response.writeHead(404).end(),
-  );
+  sendFile(response, file);
 }
 
 function webpackBuild(config) {

@@ -1,5 +1,6 @@
 // Paths and fixtures shared by the JS tests.
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,4 +50,28 @@ const CHROMIUM_FLAGS = [
 export async function launchChromium() {
   const { chromium } = await import('playwright-core');
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, timeout: 60_000 });
+}
+
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+};
+
+/** The Content-Type the test servers send for a file name (by its extension). */
+export function contentType(name) {
+  return CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream';
+}
+
+/** Answers a test server's request with a file's bytes and content type, or 404 when unreadable. */
+export function sendFile(response, file) {
+  readFile(file).then(
+    (bytes) => {
+      response.writeHead(200, { 'content-type': contentType(file) });
+      response.end(bytes);
+    },
+    () => response.writeHead(404).end(),
+  );
 }

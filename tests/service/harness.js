@@ -15,6 +15,18 @@ export const MEDIA_TYPE = 'application/vnd.service-v1+json';
 /// The service clock of servers started with `now: true` (and the JS clock of parity checks).
 export const FIXED_NOW = '2026-11-24T13:15:00Z';
 
+/** A demo guest's basket at harbor-downtown at FIXED_NOW: a latte and two croissants, $19.00. */
+export const HARBOR_BASKET = Object.freeze({
+  redemption_venue: 'instore',
+  order_timestamp: FIXED_NOW,
+  location_uid: 'harbor-downtown',
+  subtotal: '19.00',
+  items: [
+    { id: 'latte', price: '5.25', categories: ['coffee'] },
+    { id: 'croissant', price: '3.25', categories: ['pastry'], quantity: 2 },
+  ],
+});
+
 const binary = process.env.LQ_SERVICE_BIN ?? path.join(root, 'build/native/service/loyalty_service');
 
 function run(command, args) {

@@ -3,7 +3,6 @@
 // against the real local service through a same-origin proxy (the service sends no CORS headers).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -18,9 +17,8 @@ import {
   serviceBinary,
   startService,
 } from '../../service/harness.js';
-import { CHROMIUM, launchChromium } from '../support.js';
+import { CHROMIUM, contentType, launchChromium, sendFile } from '../support.js';
 
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.json': 'application/json', '.wasm': 'application/wasm' };
 const PROXY = '/__service__';
 const available = existsSync(CHROMIUM);
 
@@ -52,7 +50,7 @@ function serve(request, response) {
   }
   const url = new URL(request.url, 'http://localhost');
   if (url.pathname === '/__test__/page.html') {
-    response.writeHead(200, { 'content-type': TYPES['.html'] });
+    response.writeHead(200, { 'content-type': contentType('page.html') });
     response.end('<!doctype html><title>clients</title>');
     return;
   }
@@ -61,13 +59,7 @@ function serve(request, response) {
     response.writeHead(403).end();
     return;
   }
-  readFile(file).then(
-    (bytes) => {
-      response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-      response.end(bytes);
-    },
-    () => response.writeHead(404).end(),
-  );
+  sendFile(response, file);
 }
 
 before(async () => {

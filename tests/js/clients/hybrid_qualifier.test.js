@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 
 import {
   FIXED_NOW,
+  HARBOR_BASKET,
   credentialsOf,
   ensureWasm,
   root,
@@ -42,16 +43,7 @@ after(async () => {
   scratch.cleanup();
 });
 
-const basket = {
-  redemption_venue: 'instore',
-  order_timestamp: '2026-11-24T13:15:00Z',
-  location_uid: 'harbor-downtown',
-  subtotal: '19.00',
-  items: [
-    { id: 'latte', price: '5.25', categories: ['coffee'] },
-    { id: 'croissant', price: '3.25', categories: ['pastry'], quantity: 2 },
-  ],
-};
+const basket = HARBOR_BASKET;
 
 const qualifierOptions = { now: () => new Date(FIXED_NOW) };
 

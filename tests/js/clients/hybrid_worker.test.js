@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, mock, test } from 'node:test';
 
-import { FIXED_NOW, credentialsOf, ensureWasm, scratchDir, serviceBinary, startService } from '../../service/harness.js';
+import { FIXED_NOW, HARBOR_BASKET, credentialsOf, ensureWasm, scratchDir, serviceBinary, startService } from '../../service/harness.js';
 
 const scratch = scratchDir('lq-hybrid-worker-');
 let service;
@@ -30,16 +30,7 @@ after(async () => {
   scratch.cleanup();
 });
 
-const basket = {
-  redemption_venue: 'instore',
-  order_timestamp: FIXED_NOW,
-  location_uid: 'harbor-downtown',
-  subtotal: '19.00',
-  items: [
-    { id: 'latte', price: '5.25', categories: ['coffee'] },
-    { id: 'croissant', price: '3.25', categories: ['pastry'], quantity: 2 },
-  ],
-};
+const basket = HARBOR_BASKET;
 
 function hybridOf(options) {
   const { token, key } = credentialsOf('u_1001');
