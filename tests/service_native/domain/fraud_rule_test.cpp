@@ -2,11 +2,9 @@
 // which are high-risk, and which campaign rewards the rule withholds, against a real store.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
-#include <filesystem>
 #include <string>
 
+#include "../temp_dir.hpp"
 #include "domain/fraud_rule.hpp"
 #include "domain/test_cards.hpp"
 #include "store/store.hpp"
@@ -14,23 +12,7 @@
 namespace {
 
 using namespace lq::service;
-namespace fs = std::filesystem;
-
-struct scratch_store {
-  fs::path dir;
-  scratch_store() {
-    static int count = 0;
-    dir = fs::temp_directory_path() /
-          ("lq_fraud_test_" + std::to_string(getpid()) + "_" + std::to_string(++count));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~scratch_store() {
-    std::error_code ignored;
-    fs::remove_all(dir, ignored);
-  }
-  std::string file() const { return (dir / "fraud.db").string(); }
-};
+using lq::service::testing::temp_dir;
 
 campaign_row campaign_of(int64_t id, const char* hashid, const char* type) {
   campaign_row row;
@@ -95,8 +77,8 @@ TEST_CASE("only intro, birthday, winback and signup are fraud-protected", "[frau
 }
 
 TEST_CASE("a standard or shared card withholds fraud-protected rewards only", "[fraud_rule]") {
-  scratch_store file;
-  store db(file.file());
+  temp_dir dir;
+  store db(dir.file("fraud.db"));
   auto lock = db.lock();
   seed(db);
   const campaign_row winback = campaign_of(1, "cmp_w", "winback");

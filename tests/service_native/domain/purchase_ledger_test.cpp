@@ -2,11 +2,9 @@
 // merchant's rate, and nothing written when they are out of range.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
-#include <filesystem>
 #include <string>
 
+#include "../temp_dir.hpp"
 #include "domain/purchase_ledger.hpp"
 #include "store/store.hpp"
 
@@ -14,22 +12,7 @@ namespace {
 
 using namespace lq::service;
 using lq::decimal;
-namespace fs = std::filesystem;
-
-struct ledger_file {
-  fs::path dir;
-  ledger_file() {
-    static int count = 0;
-    dir = fs::temp_directory_path() /
-          ("lq_ledger_test_" + std::to_string(getpid()) + "_" + std::to_string(++count));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~ledger_file() {
-    std::error_code ignored;
-    fs::remove_all(dir, ignored);
-  }
-};
+using lq::service::testing::temp_dir;
 
 const merchant_row kMerchant{"m_1", "key-1", "UTC", "1.5", "pe_1"};
 
@@ -49,8 +32,8 @@ purchase_entry entry_of(const char* amount) {
 
 TEST_CASE("a recorded purchase accrues the floor of amount times the rate, due after the delay",
           "[purchase_ledger]") {
-  ledger_file file;
-  store db((file.dir / "service.db").string());
+  temp_dir dir;
+  store db(dir.file("service.db"));
   REQUIRE(db.insert_merchant(kMerchant));
   REQUIRE(db.insert_user({"u_1", "m_1", "token-1"}));
   auto id = record_purchase(db, kMerchant, entry_of("10.99"), 60000);
@@ -68,8 +51,8 @@ TEST_CASE("a recorded purchase accrues the floor of amount times the rate, due a
 
 TEST_CASE("a purchase whose points would pass the balance's bound is 400 and not recorded",
           "[purchase_ledger]") {
-  ledger_file file;
-  store db((file.dir / "service.db").string());
+  temp_dir dir;
+  store db(dir.file("service.db"));
   REQUIRE(db.insert_merchant(kMerchant));
   REQUIRE(db.insert_user({"u_1", "m_1", "token-1"}));
   REQUIRE(db.insert_points_balance("u_1", {"pe_1", 999'999'999'999'990}));

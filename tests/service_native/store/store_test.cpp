@@ -3,39 +3,18 @@
 // land (and credit their points) once.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
-#include <filesystem>
 #include <optional>
 #include <string>
 
+#include "../temp_dir.hpp"
 #include "store/migrations.hpp"
 #include "store/store.hpp"
 
 namespace {
 
+using lq::service::testing::temp_dir;
+
 using namespace lq::service;
-namespace fs = std::filesystem;
-
-// A fresh directory for one test's database file, removed with everything in it afterwards.
-class temp_dir {
- public:
-  temp_dir() {
-    static int count = 0;
-    path_ = fs::temp_directory_path() /
-            ("lq_store_test_" + std::to_string(getpid()) + "_" + std::to_string(++count));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~temp_dir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string file(const char* name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
 
 // One merchant (2 points per dollar into "pe_1") and one user of it.
 void seed(store& db) {
