@@ -41,7 +41,7 @@ async function build(variant) {
   const face = path.join(dir, 'face');
   const dist = path.join(face, 'dist');
   mkdirSync(dist, { recursive: true });
-  // web/'s modules with their folders (engine/, clients/, ...), so that every relative import holds.
+  // web/'s modules with their folders (engine/, http/, orders/, ...), so that every relative import holds.
   cpSync(path.join(root, 'web'), face, {
     recursive: true,
     filter: (from) => statSync(from).isDirectory() ? path.basename(from) !== 'dist' : from.endsWith('.js'),

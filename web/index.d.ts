@@ -302,4 +302,7 @@ export function snapshotFromAccount(account: AccountRead | string, context: Acco
  */
 export function tzRuleFromIntl(timeZone: string, options?: { at?: Date | number }): string;
 
-export * from './clients/clients.js';
+export * from './http/http.js';
+export * from './snapshots/snapshots.js';
+export * from './orders/orders.js';
+export * from './hybrid/hybrid.js';

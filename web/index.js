@@ -1,4 +1,4 @@
-// The package's public surface (types: web/index.d.ts, web/clients/clients.d.ts). It only assembles: each
+// The package's public surface (types: web/index.d.ts and the .d.ts of each folder). It only assembles: each
 // concept lives in its own module, and no module imports this one, so there is no import cycle.
 
 export { QualifyError } from './engine/qualify_error.js';
@@ -7,9 +7,9 @@ export { createQualifier, diagnostics, initQualifier } from './engine/qualifier.
 export { snapshotFromAccount } from './account/snapshot_from_account.js';
 export { tzRuleFromIntl } from './account/intl_tz_rule.js';
 
-// The HTTP clients (types: web/clients/clients.d.ts): the loyalty API, local-first qualifying, the sandbox.
-export { LoyaltyClient, NETWORK_ERROR, TIMEOUT, isServiceUnavailable } from './clients/loyalty_client.js';
-export * from './clients/hybrid_qualifier.js';
-export * from './clients/snapshot_store.js';
-export * from './clients/order_outbox.js';
-export * from './clients/sandbox_client.js';
+// The HTTP clients, local-first qualifying, the snapshot stores, the order outboxes, the sandbox.
+export { LoyaltyClient, NETWORK_ERROR, TIMEOUT, isServiceUnavailable } from './http/loyalty_client.js';
+export * from './hybrid/hybrid_qualifier.js';
+export * from './snapshots/snapshot_store.js';
+export * from './orders/order_outbox.js';
+export * from './http/sandbox_client.js';

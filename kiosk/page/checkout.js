@@ -11,7 +11,7 @@
 // changed basket (items, setup or guest) is a new order with a new id.
 import { formatMoney, parseCents } from './money.js';
 import { $, announce, h, pointsName, renderBasket, recompute } from './render.js';
-import { newBasketId } from '../../web/clients/order_checkout.js';
+import { newBasketId } from '../../web/orders/order_checkout.js';
 import { offlinePolicy, orderKey, orderRequest, refreshAccount, setOnline, state, updateOrders } from './state.js';
 
 function step(body, actions) {

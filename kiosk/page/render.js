@@ -1,7 +1,7 @@
 // The kiosk page's rendering: the setup bar, menu, basket, Offers panel, wallet, status and the
 // orders waiting for the service, all from `state`. Offers are recomputed by the guest's
 // HybridQualifier (the wasm engine in this page) on every change.
-import { describeAge } from '../../web/clients/hybrid_qualifier.js';
+import { describeAge } from '../../web/hybrid/hybrid_qualifier.js';
 import { Basket } from './basket.js';
 import { formatMoney, parseCents } from './money.js';
 import { offerView, walletOf } from './offers.js';

@@ -9,7 +9,7 @@ export async function smokeCheck(origin) {
   };
   for (const route of ['/kiosk/page/', '/kiosk/page/kiosk.js', '/kiosk/page/kiosk.css', '/kiosk/page/menu.json', '/web/engine/qualifier.js',
     '/web/engine/qualify_error.js',
-    '/web/clients/loyalty_client.js',
+    '/web/http/loyalty_client.js',
     '/web/dist/loyalty_qualifier.mjs', '/web/dist/loyalty_qualifier.wasm']) {
     await get(route);
   }

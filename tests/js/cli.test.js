@@ -1,6 +1,6 @@
 // The CLI on the bundled examples, its error bodies and every exit code (README "CLI"): 0 done,
 // 1 refused, 2 bad command line or unreadable file, 3 and 4 (sandbox wait) here for 4 and in
-// tests/js/clients/sandbox_cli.test.js against the real service.
+// tests/js/http/sandbox_cli.test.js against the real service.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -4,9 +4,9 @@
 // the error body {"code","message"} on stderr; while waiting, a live progress line on stderr.
 // A bad command line is plain text on stderr (exit 2).
 import { EXIT, UsageError, parseCommandLine, reportUsageError } from './command_line.js';
-import { NETWORK_ERROR, TIMEOUT } from '../clients/loyalty_client.js';
+import { NETWORK_ERROR, TIMEOUT } from '../http/loyalty_client.js';
 import { QualifyError } from '../engine/qualify_error.js';
-import { SANDBOX_POLL_SCHEDULE, SandboxClient } from '../clients/sandbox_client.js';
+import { SANDBOX_POLL_SCHEDULE, SandboxClient } from '../http/sandbox_client.js';
 
 export const SANDBOX_USAGE = `usage: loyalty-qualifier sandbox <command> [options]
 

@@ -17,9 +17,9 @@ before(async () => {
   ensureWasm();
   serviceBinary();
   clients = {
-    ...(await import('../../../web/clients/loyalty_client.js')),
-    ...(await import('../../../web/clients/hybrid_qualifier.js')),
-    ...(await import('../../../web/clients/order_outbox.js')),
+    ...(await import('../../../web/http/loyalty_client.js')),
+    ...(await import('../../../web/hybrid/hybrid_qualifier.js')),
+    ...(await import('../../../web/orders/order_outbox.js')),
   };
   ({ createQualifierWorker } = await import('../../../web/worker/worker.node.js'));
   service = await startService({ db: path.join(scratch.dir, 'hybrid-worker.db'), now: true });

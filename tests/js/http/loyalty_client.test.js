@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { HybridQualifier, QualifyError } from '../../../web/index.js';
-import { LoyaltyClient, NETWORK_ERROR, TIMEOUT } from '../../../web/clients/loyalty_client.js';
+import { LoyaltyClient, NETWORK_ERROR, TIMEOUT } from '../../../web/http/loyalty_client.js';
 import {
   account,
   call,

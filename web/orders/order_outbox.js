@@ -7,10 +7,10 @@
 // replay under the outbox's lock (outbox_lock.js). Every method may return a value or a Promise.
 // The Node file outbox loads node:fs and node:crypto only when used.
 
-import { writeFileDurably } from './durable_file.js';
-import { indexedDbObjectStore } from './indexed_db_store.js';
+import { writeFileDurably } from '../storage/durable_file.js';
+import { indexedDbObjectStore } from '../storage/indexed_db_store.js';
 import { directoryLock, inProcessLock, webLock } from './outbox_lock.js';
-import { platformStorage } from './platform_storage.js';
+import { platformStorage } from '../storage/platform_storage.js';
 
 /** Why `value` is not a stored order, or null when it is one. */
 function orderProblem(value) {

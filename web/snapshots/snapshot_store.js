@@ -2,9 +2,9 @@
 // { snapshot, savedAt, etag? } (savedAt: epoch milliseconds; etag: the service's ETag) by key; every method may return a value or
 // a Promise. The Node file store loads node:fs only when used, so browsers never see it.
 
-import { writeFileDurably } from './durable_file.js';
-import { indexedDbObjectStore } from './indexed_db_store.js';
-import { platformStorage } from './platform_storage.js';
+import { writeFileDurably } from '../storage/durable_file.js';
+import { indexedDbObjectStore } from '../storage/indexed_db_store.js';
+import { platformStorage } from '../storage/platform_storage.js';
 
 function checkKey(key) {
   if (typeof key !== 'string' || key.length === 0) throw new TypeError('key must be a non-empty string');

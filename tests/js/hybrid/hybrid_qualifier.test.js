@@ -29,9 +29,9 @@ before(async () => {
   serviceBinary();
   api = await import('../../../web/index.js');
   clients = {
-    ...(await import('../../../web/clients/loyalty_client.js')),
-    ...(await import('../../../web/clients/hybrid_qualifier.js')),
-    ...(await import('../../../web/clients/snapshot_store.js')),
+    ...(await import('../../../web/http/loyalty_client.js')),
+    ...(await import('../../../web/hybrid/hybrid_qualifier.js')),
+    ...(await import('../../../web/snapshots/snapshot_store.js')),
   };
   const { readFile } = await import('node:fs/promises');
   snapshot = JSON.parse(await readFile(path.join(root, 'examples/snapshot.json'), 'utf8'));

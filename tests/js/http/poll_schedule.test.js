@@ -5,14 +5,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { QualifyError } from '../../../web/index.js';
-import { NETWORK_ERROR } from '../../../web/clients/loyalty_client.js';
+import { NETWORK_ERROR } from '../../../web/http/loyalty_client.js';
 import {
   SANDBOX_POLL_SCHEDULE,
   SandboxClient,
   encodeQuery,
   pollDelays,
   purchaseMatcher,
-} from '../../../web/clients/sandbox_client.js';
+} from '../../../web/http/sandbox_client.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -1,5 +1,5 @@
-// web/clients/clients.d.ts: it type-checks with tsc (strict, exactOptionalPropertyTypes) beside
-// web/index.d.ts as `export * from './clients.js'` would combine them, and it declares exactly
+// The .d.ts of web/http, web/snapshots, web/orders and web/hybrid: they type-check with tsc (strict,
+// exactOptionalPropertyTypes) beside web/index.d.ts, which re-exports them, and they declare exactly
 // the values the JS modules export (the internal transport helpers aside).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,6 +10,8 @@ import { after, test } from 'node:test';
 import { root, scratchDir } from '../../service/harness.js';
 
 const scratch = scratchDir('lq-types-');
+const DECLARATIONS = ['http/http.d.ts', 'snapshots/snapshots.d.ts', 'orders/orders.d.ts', 'hybrid/hybrid.d.ts'];
+const MODULES = ['http/loyalty_client.js', 'hybrid/hybrid_qualifier.js', 'snapshots/snapshot_store.js', 'orders/order_outbox.js', 'http/sandbox_client.js'];
 after(() => scratch.cleanup());
 
 const USAGE = `
@@ -195,7 +197,7 @@ client.accountIfChanged(null, { rewardStates: 'redeemed' });
 console.log(client);
 `;
 
-test('web/clients/clients.d.ts type-checks beside web/index.d.ts', { timeout: 120_000 }, (t) => {
+test('the folders\' .d.ts type-check beside web/index.d.ts', { timeout: 120_000 }, (t) => {
   const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
   if (!existsSync(tsc)) {
     t.skip('typescript is not installed (npm ci)');
@@ -203,7 +205,7 @@ test('web/clients/clients.d.ts type-checks beside web/index.d.ts', { timeout: 12
   }
   const dir = scratch.dir;
   const web = path.join(root, 'web').split(path.sep).join('/');
-  writeFileSync(path.join(dir, 'package.d.ts'), `export * from '${web}/index.js';\nexport * from '${web}/clients/clients.js';\n`);
+  writeFileSync(path.join(dir, 'package.d.ts'), `export * from '${web}/index.js';\n`);
   writeFileSync(path.join(dir, 'usage.ts'), USAGE);
   writeFileSync(path.join(dir, 'errors.ts'), ERRORS);
   writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
@@ -219,7 +221,7 @@ test('web/clients/clients.d.ts type-checks beside web/index.d.ts', { timeout: 12
       noUnusedLocals: true,
       skipLibCheck: false,
     },
-    files: ['package.d.ts', 'usage.ts', 'errors.ts', `${web}/clients/clients.d.ts`],
+    files: ['package.d.ts', 'usage.ts', 'errors.ts', ...DECLARATIONS.map((file) => `${web}/${file}`)],
   }));
   const result = spawnSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8', timeout: 120_000 });
   assert.equal(result.status, 0, result.stdout + result.stderr);
@@ -227,10 +229,10 @@ test('web/clients/clients.d.ts type-checks beside web/index.d.ts', { timeout: 12
 
 test('the declared values are exactly the ones the modules export', async () => {
   const declared = new Set();
-  const text = readFileSync(path.join(root, 'web/clients/clients.d.ts'), 'utf8');
+  const text = DECLARATIONS.map((file) => readFileSync(path.join(root, 'web', file), 'utf8')).join('\n');
   for (const match of text.matchAll(/^export (?:declare )?(?:const|class|function) (\w+)/gm)) declared.add(match[1]);
   const exported = new Set();
-  for (const file of ['clients/loyalty_client.js', 'clients/hybrid_qualifier.js', 'clients/snapshot_store.js', 'clients/order_outbox.js', 'clients/sandbox_client.js']) {
+  for (const file of MODULES) {
     for (const name of Object.keys(await import(`../../../web/${file}`))) {
       assert.ok(!exported.has(name), `${name} is exported twice (export * would drop it)`);
       exported.add(name);
@@ -240,7 +242,7 @@ test('the declared values are exactly the ones the modules export', async () => 
   assert.deepEqual([...exported].filter((n) => !internal.has(n)).sort(), [...declared].sort());
   // The package root re-exports every public client value as the same binding, and no internal one.
   const index = await import('../../../web/index.js');
-  for (const file of ['clients/loyalty_client.js', 'clients/hybrid_qualifier.js', 'clients/snapshot_store.js', 'clients/order_outbox.js', 'clients/sandbox_client.js']) {
+  for (const file of MODULES) {
     const module = await import(`../../../web/${file}`);
     for (const [name, value] of Object.entries(module)) {
       if (internal.has(name)) assert.ok(!(name in index), `${name} is internal but exported by web/index.js`);

@@ -12,10 +12,10 @@
 // a derived, stable basket id. HybridQualifier owns one OrderCheckout (internal module).
 import { centsOf, decimalOfCents } from '../account/money_text.js';
 import { QualifyError } from '../engine/qualify_error.js';
-import { LoyaltyClient, isServiceUnavailable, wasNotSent } from './loyalty_client.js';
-import { RetryBackoff } from './retry_backoff.js';
-import { sameJson } from './json_equality.js';
-import { sha256Hex } from './sha256_hex.js';
+import { LoyaltyClient, isServiceUnavailable, wasNotSent } from '../http/loyalty_client.js';
+import { RetryBackoff } from '../http/retry_backoff.js';
+import { sameJson } from '../storage/json_equality.js';
+import { sha256Hex } from '../storage/sha256_hex.js';
 
 const MAX_BASKET_ID_BYTES = 200;
 const OFFER_KINDS = new Set(['reward', 'points_product']);

@@ -5,14 +5,14 @@
 // maxStaleMs they stop (503). checkout() bills orders through a durable outbox (order_checkout.js).
 import { createQualifier } from '../engine/qualifier.js';
 import { QualifyError } from '../engine/qualify_error.js';
-import { isServiceUnavailable } from './loyalty_client.js';
-import { memorySnapshotStore } from './snapshot_store.js';
-import { defaultOrderOutbox } from './order_outbox.js';
-import { OrderCheckout, offlinePolicy, ownerOfSnapshot } from './order_checkout.js';
-import { RetryBackoff } from './retry_backoff.js';
+import { isServiceUnavailable } from '../http/loyalty_client.js';
+import { memorySnapshotStore } from '../snapshots/snapshot_store.js';
+import { defaultOrderOutbox } from '../orders/order_outbox.js';
+import { OrderCheckout, offlinePolicy, ownerOfSnapshot } from '../orders/order_checkout.js';
+import { RetryBackoff } from '../http/retry_backoff.js';
 import { snapshotFromAccount } from '../account/snapshot_from_account.js';
-import { sha256Hex } from './sha256_hex.js';
-import { sameJson } from './json_equality.js';
+import { sha256Hex } from '../storage/sha256_hex.js';
+import { sameJson } from '../storage/json_equality.js';
 
 const DEFAULT_MAX_AGE_MS = 15 * 60_000;
 const DEFAULT_MAX_STALE_MS = 7 * 24 * 60 * 60_000;

@@ -88,8 +88,8 @@ after(async () => {
 
 test('IndexedDB and localStorage stores keep snapshots across qualifiers in a page', { timeout: 120_000, skip: !available && 'no Chromium' }, async () => {
   const outcome = await page.evaluate(async () => {
-    const stores = await import('/web/clients/snapshot_store.js');
-    const { HybridQualifier } = await import('/web/clients/hybrid_qualifier.js');
+    const stores = await import('/web/snapshots/snapshot_store.js');
+    const { HybridQualifier } = await import('/web/hybrid/hybrid_qualifier.js');
     const snapshot = await (await fetch('/examples/snapshot.json')).json();
     const basket = await (await fetch('/examples/basket.json')).json();
     const out = { defaultKind: stores.defaultSnapshotStore().kind };
@@ -137,9 +137,9 @@ test('IndexedDB and localStorage stores keep snapshots across qualifiers in a pa
 test('the clients against the real service from a page', { timeout: 120_000, skip: !available && 'no Chromium' }, async () => {
   const { token, key } = credentialsOf('u_2001');
   const outcome = await page.evaluate(async ({ base, token, key, clientId, now }) => {
-    const { LoyaltyClient } = await import('/web/clients/loyalty_client.js');
-    const { SandboxClient } = await import('/web/clients/sandbox_client.js');
-    const { HybridQualifier } = await import('/web/clients/hybrid_qualifier.js');
+    const { LoyaltyClient } = await import('/web/http/loyalty_client.js');
+    const { SandboxClient } = await import('/web/http/sandbox_client.js');
+    const { HybridQualifier } = await import('/web/hybrid/hybrid_qualifier.js');
     const sandbox = new SandboxClient({ sandboxApiUrl: base, accessToken: token, clientId });
     const loyalty = new LoyaltyClient({ baseUrl: base, accessToken: token, merchantKey: key });
     const hybrid = new HybridQualifier({ client: loyalty, qualifierOptions: { now: () => new Date(now) } });
@@ -176,7 +176,7 @@ test('the clients against the real service from a page', { timeout: 120_000, ski
 
 test('waitForPurchase runs its schedule on injected timers in a page', { timeout: 60_000, skip: !available && 'no Chromium' }, async () => {
   const waits = await page.evaluate(async () => {
-    const { SandboxClient } = await import('/web/clients/sandbox_client.js');
+    const { SandboxClient } = await import('/web/http/sandbox_client.js');
     const state = { now: 0, waits: [] };
     const timers = {
       now: () => state.now,

@@ -34,9 +34,9 @@ before(async () => {
   ensureWasm();
   api = await import('../../../web/index.js');
   clients = {
-    ...(await import('../../../web/clients/loyalty_client.js')),
-    ...(await import('../../../web/clients/hybrid_qualifier.js')),
-    ...(await import('../../../web/clients/sandbox_client.js')),
+    ...(await import('../../../web/http/loyalty_client.js')),
+    ...(await import('../../../web/hybrid/hybrid_qualifier.js')),
+    ...(await import('../../../web/http/sandbox_client.js')),
   };
   service = await startService({ db, now: true, delay: DELAY_SECONDS });
   const { token, key } = credentialsOf(USER);

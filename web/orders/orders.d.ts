@@ -1,0 +1,210 @@
+// Types of the order path (hand-written): order records, outboxes, checkout options and outcomes.
+// web/index.d.ts re-exports them.
+import type {
+  Decimal,
+  QualifyRequest,
+} from '../index.js';
+import type { BasketBody, ReplayCredentials } from '../http/http.js';
+import type { IndexedDbFactoryLike } from '../snapshots/snapshots.js';
+
+
+// ---------------------------------------------------------------------------------------------
+// Order outboxes
+
+/** An offer an order uses: a reward or a points product of the guest, by id. */
+export interface OfferRef {
+  kind: 'reward' | 'points_product';
+  id: string;
+}
+
+/** An order not decided yet, as the outbox keeps it. */
+export interface PendingOrder {
+  /** Whose order: JSON.stringify([merchantId, userId]) of the account it was placed for. */
+  owner: string;
+  basketId: string;
+  /** Queue order: orders are replayed by increasing sequence. */
+  sequence: number;
+  /** Epoch milliseconds. */
+  queuedAt: number;
+  /** The POST /api/baskets body re-sent on every attempt (same id). */
+  body: BasketBody;
+  /** The offer asked for at checkout. */
+  requestedOffer: OfferRef | null;
+  /** The offer the order is sent with now (null once the offline policy took it off). */
+  offer: OfferRef | null;
+  /** What the kiosk may promise while undecided, e.g. "0.00"; null before the first attempt. */
+  promisedDiscount: string | null;
+  policyApplied: boolean;
+  attempts: number;
+  lastAttemptAt?: number;
+  /**
+   * Why the last attempt stayed undecided: no answer, or (after an attempt without an answer) a
+   * 4xx other than 400 that does not say whether the order was billed, e.g. a 409.
+   */
+  lastError: string | null;
+}
+
+/** An outbox entry that could not be read as an order, kept in quarantine for a person to look at. */
+export interface DamagedOrder {
+  /** What it was stored as: the file name (file outbox), the record's key as JSON (IndexedDB). */
+  key: string;
+  /** Why it is not an order, e.g. "not JSON (truncated or garbled, ...)", "unreadable: a directory", "not an order: no owner (...)". */
+  reason: string;
+  /** Epoch milliseconds. */
+  quarantinedAt: number;
+  /** File outbox: where it is now, `<directory>/quarantine/<quarantinedAt>-<tag>/<key>` (or still `<directory>/<key>` when it could not be moved). */
+  path?: string;
+}
+
+/** Where HybridQualifier keeps undecided orders; every method may be synchronous or return a Promise. */
+export interface OrderOutbox {
+  /**
+   * Every well-formed order (of every owner), by increasing sequence. An entry that is not one is
+   * moved to quarantine (see damaged()), never returned, never in the way of the others.
+   */
+  list(): PendingOrder[] | Promise<PendingOrder[]>;
+  /**
+   * Inserts or replaces the order with the same (owner, basketId); durable when it resolves. When
+   * it cannot write durably it throws the storage's own error unchanged (e.g. the file system's
+   * ENOSPC, with `code`), leaving the orders stored before as they were.
+   */
+  put(order: PendingOrder): void | Promise<void>;
+  remove(order: Pick<PendingOrder, 'owner' | 'basketId'>): void | Promise<void>;
+  /** The quarantined entries, oldest first (the built-in outboxes always have it). */
+  damaged?(): DamagedOrder[] | Promise<DamagedOrder[]>;
+  /**
+   * Runs fn() while holding the outbox's replay lock and settles with fn's result. Without it,
+   * replays are one at a time in this process only.
+   */
+  exclusive?<T>(fn: () => T | Promise<T>): Promise<T>;
+  readonly kind?: string;
+}
+
+/** The built-in outboxes: quarantine and a replay lock included. */
+export interface LockingOrderOutbox extends OrderOutbox {
+  damaged(): DamagedOrder[] | Promise<DamagedOrder[]>;
+  /**
+   * memory: one at a time in this process; IndexedDB: navigator.locks
+   * "loyalty-qualifier-outbox:<databaseName>/<storeName>" across tabs and workers (this realm
+   * only without navigator.locks); file: the lock directory `<directory>/replay.lock` across
+   * processes, taken over at once when its holder ran on this host and is gone, else after 30 s
+   * without its heartbeat. Not re-entrant: fn must not call exclusive() of the same outbox.
+   */
+  exclusive<T>(fn: () => T | Promise<T>): Promise<T>;
+}
+
+export interface MemoryOrderOutbox extends LockingOrderOutbox {
+  list(): PendingOrder[];
+  put(order: PendingOrder): void;
+  remove(order: Pick<PendingOrder, 'owner' | 'basketId'>): void;
+  /** Always empty: every order was checked when put. */
+  damaged(): DamagedOrder[];
+}
+
+export interface IndexedDbOrderOutbox extends LockingOrderOutbox {
+  /** Closes the database connection; it reopens on the next use. */
+  close(): Promise<void>;
+}
+
+export interface FileOrderOutbox extends LockingOrderOutbox {
+  readonly directory: string;
+}
+
+/** In memory only: nothing survives the process. */
+export function memoryOrderOutbox(): MemoryOrderOutbox;
+/**
+ * IndexedDB (default database "loyalty-qualifier-orders", object store "orders", key
+ * [owner, basketId]), strict durability. A record that is not an order moves to the key
+ * [0, quarantinedAt, old key as JSON, tag] of the same store, as { quarantine: { key, reason, quarantinedAt }, value }.
+ */
+export function indexedDbOrderOutbox(options?: {
+  indexedDB?: IndexedDbFactoryLike;
+  databaseName?: string;
+  storeName?: string;
+}): IndexedDbOrderOutbox;
+/**
+ * Node: one JSON file per order in `directory`, named by the SHA-256 of JSON [owner, basketId]
+ * (75 bytes; files of the first layout, encodeURIComponent(owner)~encodeURIComponent(basketId),
+ * are still read and removed), written to a temporary file, synced, renamed (the directory synced
+ * too). Damaged entries move to `<directory>/quarantine/`.
+ */
+export function fileOrderOutbox(options: { directory: string }): FileOrderOutbox;
+/** IndexedDB, else (Node) files under ~/.local/state/loyalty-qualifier/orders, else memory. */
+export function defaultOrderOutbox(options?: { directory?: string }): LockingOrderOutbox;
+
+
+/**
+ * What checkout stores with an order, besides the outbox's fields (declared here by the
+ * checkout: the outbox keeps them as given).
+ */
+export interface PendingOrder {
+  /** The account's merchant, or null for an order queued before the account could be read. */
+  merchantId?: string | null;
+  /** The account's user, or null as merchantId. */
+  userId?: string | null;
+  /** The qualifying body as checkout() was given it (compared when a basket id is re-used). */
+  request?: QualifyRequest;
+  /**
+   * Whether an attempt may have reached the service: from then on the body is never changed
+   * (the offline policy decides only before).
+   */
+  maybeSent?: boolean;
+  /** The credentials it was placed with (the token as it was), unless storeCredentials is false; deleted with the order. */
+  replay?: ReplayCredentials;
+  /** A sale billed without its offer: the order it replaces, the offer refused and what was promised. */
+  derivedFrom?: { basketId: string; offer: OfferRef; promisedDiscount: string | null; message: string };
+}
+
+/** An outbox entry that could not be read as an order (kept for a person to look at). */
+export interface DamagedOrderEntry {
+  key: string;
+  reason: string;
+  quarantinedAt: number;
+}
+
+/**
+ * What a kiosk may promise for an order it cannot confirm now. 'never' (the default): the order
+ * is queued at full price, without the offer. 'provisional': it is queued with the offer when the
+ * local engine gives it a discount of at most `maxDiscount` (default: no limit).
+ */
+export interface OfflinePolicy {
+  redeem?: 'never' | 'provisional';
+  /** A decimal amount, e.g. "5.00" or 5. */
+  maxDiscount?: Decimal | number;
+}
+
+/** The outcome of an order: 'billed' and 'refused' are final; 'queued' is not decided yet. */
+export interface CheckoutOutcome {
+  status: 'billed' | 'refused' | 'queued';
+  /** The basket billed: the order's id, or for a sale billed without its offer the derived id. */
+  basketId: string;
+  /**
+   * billed: the service's discount; refused: "0.00"; queued: what the offline policy promises
+   * ("0.00" at full price), or null when unknown (an attempt with the offer may have reached the
+   * service: it may or may not be redeemed).
+   */
+  discount: string | null;
+  /** refused: the service's message; queued: why and what happens next. */
+  message: string;
+  /** queued: why the last attempt stayed undecided (or could not be made), or null. */
+  lastError?: string | null;
+  /** billed: the offer the service says it billed (when its answer carries `offer`). */
+  offer?: OfferRef | null;
+  /** A sale billed without its offer (`basketId` is then `<id>~without-offer`): the order's own id. */
+  originalBasketId?: string;
+  /** The offer the service refused on replay, with its message. */
+  offerRefused?: OfferRef & { message: string };
+  /** The discount the guest was promised and the books did not bill, e.g. "4.75"; null when none was promised. */
+  shortfall?: string | null;
+}
+
+export interface CheckoutOptions {
+  /** The offer to redeem, or null / absent for none. */
+  offer?: OfferRef | null;
+  /**
+   * One id per order; default a new UUID. Re-using the id of a pending order with the same basket
+   * and offer returns that order's outcome (never a second order); with another basket or offer
+   * it rejects with QualifyError 409.
+   */
+  basketId?: string;
+}
