@@ -25,7 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "qualifier.hpp"
+#include "lq/qualifier.hpp"
+#include "lq/request_reader.hpp"
 #include "render/render.hpp"
 #include "rules/explain.hpp"
 

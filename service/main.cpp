@@ -24,12 +24,12 @@
 
 #include <httplib.h>
 
-#include "domain/account_cache.hpp"
-#include "domain/accrual.hpp"
-#include "domain/baskets.hpp"
-#include "domain/fixture.hpp"
+#include "domain/accounts/account_cache.hpp"
+#include "domain/purchases/accrual.hpp"
+#include "domain/baskets/baskets.hpp"
+#include "domain/sandbox/fixture.hpp"
 #include "domain/json_document.hpp"
-#include "domain/sandbox.hpp"
+#include "domain/sandbox/sandbox.hpp"
 #include "domain/service_clock.hpp"
 #include "http/access_log.hpp"
 #include "http/auth.hpp"

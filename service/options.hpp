@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "domain/open_baskets.hpp"
-#include "domain/order_window.hpp"
-#include "qualifier.hpp"
+#include "domain/baskets/open_baskets.hpp"
+#include "domain/baskets/order_window.hpp"
+#include "lq/qualifier.hpp"
 
 namespace lq::service {
 

@@ -1,6 +1,8 @@
-#include "qualifier.hpp"
+#include "lq/qualifier.hpp"
 
-#include "model/request.hpp"
+#include "lq/request.hpp"
+#include "lq/request_reader.hpp"
+#include "readers/snapshot_reader.hpp"
 #include "render/render.hpp"
 #include "rules/explain.hpp"
 

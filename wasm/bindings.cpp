@@ -10,8 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "model/request.hpp"
-#include "qualifier.hpp"
+#include "lq/request.hpp"
+#include "lq/qualifier.hpp"
+#include "lq/request_reader.hpp"
 #include "rules/explain.hpp"
 #include "wire.hpp"
 

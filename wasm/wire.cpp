@@ -2,9 +2,9 @@
 
 #include <utility>
 
-#include "base/decimal.hpp"
-#include "json/json_writer.hpp"
-#include "model/reason.hpp"
+#include "lq/decimal.hpp"
+#include "lq/json_writer.hpp"
+#include "lq/reason.hpp"
 #include "render/render.hpp"
 
 namespace lq::wire {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "json/json_fields.hpp"
-#include "json/json_reader.hpp"
+#include "lq/json_reader.hpp"
 
 namespace lq::service {
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "qualifier.hpp"
+#include "lq/qualifier.hpp"
 
 namespace lq::service {
 

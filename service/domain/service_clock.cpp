@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "qualifier.hpp"
+#include "lq/qualifier.hpp"
 
 namespace lq::service {
 

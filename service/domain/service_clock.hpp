@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "qualifier.hpp"
+#include "lq/qualifier.hpp"
 
 namespace lq::service {
 

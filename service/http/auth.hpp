@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "domain/caller.hpp"
-#include "qualifier.hpp"
+#include "lq/qualifier.hpp"
 #include "store/store.hpp"
 
 namespace lq::service {

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "domain/account_etag.hpp"
+#include "domain/accounts/account_etag.hpp"
 
 namespace lq::service {
 

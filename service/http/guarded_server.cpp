@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "http/access_log.hpp"
-#include "qualifier.hpp"
+#include "lq/qualifier.hpp"
 #include "render/render.hpp"
 
 namespace lq::service {

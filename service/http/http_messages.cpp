@@ -1,6 +1,6 @@
 #include "http/http_messages.hpp"
 
-#include "qualifier.hpp"
+#include "lq/qualifier.hpp"
 #include "render/render.hpp"
 
 namespace lq::service {

@@ -7,7 +7,7 @@
 
 #include <httplib.h>
 
-#include "qualifier.hpp"
+#include "lq/qualifier.hpp"
 
 namespace lq::service {
 

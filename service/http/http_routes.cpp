@@ -6,14 +6,14 @@
 #include <string>
 #include <string_view>
 
-#include "domain/account_snapshot.hpp"
+#include "domain/accounts/account_snapshot.hpp"
 #include "domain/json_document.hpp"
 #include "http/access_log.hpp"
 #include "http/conditional_get.hpp"
 #include "http/http_messages.hpp"
 #include "http/query_filters.hpp"
 #include "http/sandbox_routes.hpp"
-#include "qualifier.hpp"
+#include "lq/qualifier.hpp"
 #include "store/sqlite.hpp"
 
 namespace lq::service {

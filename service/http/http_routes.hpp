@@ -4,9 +4,9 @@
 
 #include <httplib.h>
 
-#include "domain/account_cache.hpp"
-#include "domain/baskets.hpp"
-#include "domain/sandbox.hpp"
+#include "domain/accounts/account_cache.hpp"
+#include "domain/baskets/baskets.hpp"
+#include "domain/sandbox/sandbox.hpp"
 #include "domain/service_clock.hpp"
 #include "http/auth.hpp"
 

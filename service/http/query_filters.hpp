@@ -9,7 +9,7 @@
 
 #include <httplib.h>
 
-#include "domain/account_snapshot.hpp"
+#include "domain/accounts/account_snapshot.hpp"
 
 namespace lq::service {
 

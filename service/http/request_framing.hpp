@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/result.hpp"
+#include "lq/result.hpp"
 
 namespace lq::service {
 

@@ -5,7 +5,7 @@
 
 #include <httplib.h>
 
-#include "domain/sandbox.hpp"
+#include "domain/sandbox/sandbox.hpp"
 #include "http/auth.hpp"
 
 namespace lq::service {

@@ -1,4 +1,4 @@
-#include "base/civil_time.hpp"
+#include "lq/civil_time.hpp"
 
 namespace lq {
 

@@ -1,4 +1,4 @@
-#include "base/decimal.hpp"
+#include "lq/decimal.hpp"
 
 #include <cstddef>
 

@@ -1,8 +1,8 @@
-#include "base/instant.hpp"
+#include "lq/instant.hpp"
 
 #include <cmath>
 
-#include "base/civil_time.hpp"
+#include "lq/civil_time.hpp"
 
 namespace lq {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/civil_time.hpp"
+#include "lq/civil_time.hpp"
 
 namespace lq {
 

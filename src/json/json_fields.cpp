@@ -1,6 +1,6 @@
 #include "json/json_fields.hpp"
 
-#include "json/json_writer.hpp"
+#include "lq/json_writer.hpp"
 
 namespace lq {
 

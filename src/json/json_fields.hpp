@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "base/decimal.hpp"
-#include "base/result.hpp"
-#include "json/json_reader.hpp"
+#include "lq/decimal.hpp"
+#include "lq/result.hpp"
+#include "lq/json_reader.hpp"
 
 namespace lq {
 

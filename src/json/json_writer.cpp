@@ -1,4 +1,4 @@
-#include "json/json_writer.hpp"
+#include "lq/json_writer.hpp"
 
 namespace lq {
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "base/civil_time.hpp"
-#include "base/decimal.hpp"
-#include "base/instant.hpp"
-#include "model/request.hpp"
+#include "lq/civil_time.hpp"
+#include "lq/decimal.hpp"
+#include "lq/instant.hpp"
+#include "lq/request.hpp"
 #include "model/snapshot.hpp"
 
 namespace lq {

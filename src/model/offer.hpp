@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "base/decimal.hpp"
-#include "base/instant.hpp"
+#include "lq/decimal.hpp"
+#include "lq/instant.hpp"
 
 namespace lq {
 

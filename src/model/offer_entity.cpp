@@ -1,6 +1,6 @@
 #include "model/offer_entity.hpp"
 
-#include "json/json_writer.hpp"
+#include "lq/json_writer.hpp"
 
 namespace lq {
 

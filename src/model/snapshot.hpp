@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "base/posix_tz.hpp"
-#include "base/result.hpp"
+#include "lq/result.hpp"
 #include "model/offer.hpp"
 
 namespace lq {
@@ -65,9 +65,5 @@ struct snapshot {
   /// Fills offers_by_product / offers_by_category once the offers are in output order.
   void index_offers();
 };
-
-/// Loads a snapshot from JSON (snapshot_reader.cpp); errors (code 422) name the record path, e.g.
-/// `rewards[3].id`.
-result<snapshot> load_snapshot(std::string_view json);
 
 }  // namespace lq

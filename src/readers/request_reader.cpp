@@ -1,9 +1,9 @@
-#include "model/request.hpp"
+#include "lq/request_reader.hpp"
 
 #include <algorithm>
 
 #include "json/json_fields.hpp"
-#include "json/json_reader.hpp"
+#include "lq/json_reader.hpp"
 
 namespace lq {
 

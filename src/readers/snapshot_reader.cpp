@@ -1,15 +1,16 @@
 // Reading the account snapshot's JSON (contract section 1) into a snapshot: the
 // schema, its defaults and errors. Folding, rendering and ordering are asked of the
 // model (offer, offer_entity, offer_order).
+#include "readers/snapshot_reader.hpp"
+
 #include <algorithm>
 #include <deque>
 
 #include "json/json_fields.hpp"
-#include "json/json_reader.hpp"
+#include "lq/json_reader.hpp"
 #include "model/offer.hpp"
 #include "model/offer_entity.hpp"
 #include "model/offer_order.hpp"
-#include "model/snapshot.hpp"
 
 namespace lq {
 

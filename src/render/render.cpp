@@ -4,8 +4,8 @@
 #include <cstring>
 #include <string>
 
-#include "base/civil_time.hpp"
-#include "json/json_writer.hpp"
+#include "lq/civil_time.hpp"
+#include "lq/json_writer.hpp"
 
 namespace lq {
 

@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "base/result.hpp"
+#include "lq/result.hpp"
 #include "model/offer.hpp"
-#include "model/reason.hpp"
-#include "model/request.hpp"
+#include "lq/reason.hpp"
+#include "lq/request.hpp"
 #include "model/snapshot.hpp"
 #include "rules/explain.hpp"
 #include "rules/qualify.hpp"

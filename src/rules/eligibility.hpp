@@ -5,8 +5,8 @@
 
 #include "model/basket_context.hpp"
 #include "model/offer.hpp"
-#include "model/reason.hpp"
-#include "model/request.hpp"
+#include "lq/reason.hpp"
+#include "lq/request.hpp"
 
 namespace lq {
 

@@ -9,8 +9,8 @@
 
 #include "model/basket_context.hpp"
 #include "model/offer.hpp"
-#include "model/reason.hpp"
-#include "model/request.hpp"
+#include "lq/reason.hpp"
+#include "lq/request.hpp"
 #include "rules/discount.hpp"
 #include "rules/eligibility.hpp"
 

@@ -6,10 +6,10 @@
 #include <optional>
 #include <vector>
 
-#include "base/instant.hpp"
+#include "lq/instant.hpp"
 #include "model/offer.hpp"
-#include "model/reason.hpp"
-#include "model/request.hpp"
+#include "lq/reason.hpp"
+#include "lq/request.hpp"
 #include "model/snapshot.hpp"
 
 namespace lq {

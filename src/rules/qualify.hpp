@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "base/instant.hpp"
-#include "model/request.hpp"
+#include "lq/instant.hpp"
+#include "lq/request.hpp"
 #include "model/snapshot.hpp"
 
 namespace lq {

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/decimal.hpp"
+#include "lq/decimal.hpp"
 
 namespace {
 

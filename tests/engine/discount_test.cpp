@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "base/instant.hpp"
-#include "qualifier.hpp"
+#include "lq/instant.hpp"
+#include "lq/qualifier.hpp"
+#include "readers/snapshot_reader.hpp"
 #include "records.hpp"
 
 namespace {

@@ -9,11 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "base/instant.hpp"
-#include "model/reason.hpp"
-#include "model/request.hpp"
+#include "lq/instant.hpp"
+#include "lq/reason.hpp"
+#include "lq/request.hpp"
+#include "lq/request_reader.hpp"
 #include "model/snapshot.hpp"
-#include "qualifier.hpp"
+#include "lq/qualifier.hpp"
+#include "readers/snapshot_reader.hpp"
 #include "records.hpp"
 #include "render/render.hpp"
 #include "rules/explain.hpp"

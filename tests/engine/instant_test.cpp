@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "base/instant.hpp"
+#include "lq/instant.hpp"
 
 namespace {
 

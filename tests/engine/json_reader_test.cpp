@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "base/decimal.hpp"
+#include "lq/decimal.hpp"
 #include "json/json_fields.hpp"
-#include "json/json_reader.hpp"
+#include "lq/json_reader.hpp"
 
 namespace {
 

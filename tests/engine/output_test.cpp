@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "base/instant.hpp"
-#include "qualifier.hpp"
+#include "lq/instant.hpp"
+#include "lq/qualifier.hpp"
 #include "records.hpp"
 
 namespace {

@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "base/instant.hpp"
-#include "qualifier.hpp"
+#include "lq/instant.hpp"
+#include "lq/qualifier.hpp"
 
 namespace {
 

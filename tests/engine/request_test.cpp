@@ -7,10 +7,11 @@
 #include <utility>
 #include <vector>
 
-#include "base/decimal.hpp"
-#include "base/instant.hpp"
-#include "model/request.hpp"
-#include "qualifier.hpp"
+#include "lq/decimal.hpp"
+#include "lq/instant.hpp"
+#include "lq/request.hpp"
+#include "lq/qualifier.hpp"
+#include "lq/request_reader.hpp"
 #include "render/render.hpp"
 
 namespace {

@@ -6,10 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "base/decimal.hpp"
-#include "base/instant.hpp"
+#include "lq/decimal.hpp"
+#include "lq/instant.hpp"
 #include "model/snapshot.hpp"
-#include "qualifier.hpp"
+#include "lq/qualifier.hpp"
+#include "readers/snapshot_reader.hpp"
 #include "records.hpp"
 
 namespace {

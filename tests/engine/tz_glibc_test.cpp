@@ -18,9 +18,9 @@
 #include <system_error>
 #include <vector>
 
-#include "base/civil_time.hpp"
+#include "lq/civil_time.hpp"
 #include "base/posix_tz.hpp"
-#include "base/tzif.hpp"
+#include "lq/tzif.hpp"
 
 namespace {
 

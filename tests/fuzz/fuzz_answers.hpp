@@ -10,9 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "base/decimal.hpp"
+#include "lq/decimal.hpp"
 #include "fuzz_check.hpp"
-#include "qualifier.hpp"
+#include "lq/qualifier.hpp"
+#include "lq/request_reader.hpp"
 #include "render/render.hpp"
 
 namespace lq_fuzz {

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "base/instant.hpp"
+#include "lq/instant.hpp"
 
 namespace lq_fuzz {
 

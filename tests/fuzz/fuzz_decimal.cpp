@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/decimal.hpp"
+#include "lq/decimal.hpp"
 #include "fuzz_check.hpp"
 
 namespace {

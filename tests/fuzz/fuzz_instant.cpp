@@ -8,8 +8,8 @@
 #include <optional>
 #include <string_view>
 
-#include "base/civil_time.hpp"
-#include "base/instant.hpp"
+#include "lq/civil_time.hpp"
+#include "lq/instant.hpp"
 #include "fuzz_check.hpp"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/civil_time.hpp"
+#include "lq/civil_time.hpp"
 #include "base/posix_tz.hpp"
 #include "fuzz_check.hpp"
 

@@ -10,8 +10,9 @@
 
 #include "fuzz_answers.hpp"
 #include "fuzz_check.hpp"
-#include "model/request.hpp"
-#include "qualifier.hpp"
+#include "lq/request.hpp"
+#include "lq/qualifier.hpp"
+#include "lq/request_reader.hpp"
 
 namespace {
 

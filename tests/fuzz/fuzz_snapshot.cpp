@@ -12,7 +12,8 @@
 #include "fuzz_answers.hpp"
 #include "fuzz_check.hpp"
 #include "model/snapshot.hpp"
-#include "qualifier.hpp"
+#include "lq/qualifier.hpp"
+#include "readers/snapshot_reader.hpp"
 #include "render/render.hpp"
 
 namespace {

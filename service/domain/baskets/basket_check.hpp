@@ -1,0 +1,45 @@
+// What billing a basket needs from one evaluation of it: its order time, base amount, location
+// and how the offer it asks for fares (qualifies as the qualifying call decides it).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "lq/decimal.hpp"
+#include "lq/instant.hpp"
+#include "lq/result.hpp"
+#include "model/offer.hpp"
+#include "lq/request.hpp"
+#include "lq/qualifier.hpp"
+
+namespace lq::service {
+
+/// An offer a basket asks for, by kind and id.
+struct offer_ref {
+  offer_kind kind = offer_kind::reward;
+  std::string id;
+};
+
+/// How one offer fares on a basket (the first of that kind and id in output order).
+struct offer_check {
+  bool found = false;
+  bool qualifies = false;
+  int64_t discount_cents = 0;        // when it qualifies
+  int64_t points = 0;                // points products: the cost
+  std::string points_experience_id;  // points products: the experience the points come from
+};
+
+struct basket_check {
+  instant order_time;                      // the request's order_timestamp, else `now`
+  decimal base;                            // the subtotal, else every unit's full price
+  std::optional<std::string> location_id;  // the request's location, if of the snapshot merchant
+  offer_check offer;                       // the offer asked for, if any
+};
+
+/// Evaluates a request read with parse_request once against the engine's snapshot: its base
+/// amount, location and, when `wanted` is given, how that offer fares. 422 without a snapshot.
+result<basket_check> check_basket(const qualifier& engine, const basket_request& request,
+                                  instant now, const std::optional<offer_ref>& wanted);
+
+}  // namespace lq::service
