@@ -302,7 +302,18 @@ export function snapshotFromAccount(account: AccountRead | string, context: Acco
  */
 export function tzRuleFromIntl(timeZone: string, options?: { at?: Date | number }): string;
 
+/**
+ * An amount as the API writes it ("5.25" or 5.25) in integer cents: 525; null for anything that
+ * is not a non-negative decimal. Digits below the cent round half up, or up with
+ * `{ round: 'up' }` (5.001 -> 501). No binary floating point on the way.
+ */
+export function centsOf(amount: Decimal, options?: { round?: 'half-up' | 'up' }): number | null;
+
+/** Integer cents as the decimal text the API expects: 475 -> "4.75", -5 -> "-0.05". */
+export function decimalOfCents(cents: number): string;
+
 export * from './http/http.js';
 export * from './snapshots/snapshots.js';
+export * from './storage/storage.js';
 export * from './orders/orders.js';
 export * from './hybrid/hybrid.js';

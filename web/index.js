@@ -6,10 +6,13 @@ export { createQualifier, diagnostics, initQualifier } from './engine/qualifier.
 // The loyalty service's own account read as a snapshot; IANA zones as POSIX rules through Intl.
 export { snapshotFromAccount } from './account/snapshot_from_account.js';
 export { tzRuleFromIntl } from './account/intl_tz_rule.js';
+// Money text and integer cents, as the API writes amounts.
+export { centsOf, decimalOfCents } from './account/money_text.js';
 
 // The HTTP clients, local-first qualifying, the snapshot stores, the order outboxes, the sandbox.
 export { LoyaltyClient, NETWORK_ERROR, TIMEOUT, isServiceUnavailable } from './http/loyalty_client.js';
 export * from './hybrid/hybrid_qualifier.js';
 export * from './snapshots/snapshot_store.js';
 export * from './orders/order_outbox.js';
+export { newBasketId } from './orders/basket_id.js';
 export * from './http/sandbox_client.js';

@@ -10,8 +10,10 @@
 // basket until the service bills or refuses it, so a retry can never become a second order; a
 // changed basket (items, setup or guest) is a new order with a new id.
 import { formatMoney, parseCents } from './money.js';
-import { $, announce, h, pointsName, renderBasket, recompute } from './render.js';
-import { newBasketId } from '../../web/orders/order_checkout.js';
+import { $, announce, h, pointsName } from './elements.js';
+import { recompute } from './offers_panel.js';
+import { renderBasket } from './render.js';
+import { newBasketId } from '../../web/index.js';
 import { offlinePolicy, orderKey, orderRequest, refreshAccount, setOnline, state, updateOrders } from './state.js';
 
 function step(body, actions) {

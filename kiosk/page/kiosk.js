@@ -2,34 +2,22 @@
 // every change, through the guest's HybridQualifier (snapshots in IndexedDB, so offers keep
 // working while the service is down; orders in an IndexedDB outbox, so none is lost). This module
 // starts the page and wires the controls; state.js holds the state and the link to the service,
-// render.js draws it, checkout.js runs checkout; sw.js lets the page start offline.
+// render.js, offers_panel.js and status_panels.js draw it, checkout.js runs checkout; sw.js lets the page start offline.
 import { Basket } from './basket.js';
 import { formatMoney, parseCents } from './money.js';
+import { $, announce, h, handlers, keepFocus, plural, showBanner, showNews } from './elements.js';
+import { recompute, renderOffers, reselect } from './offers_panel.js';
 import {
-  $,
-  announce,
-  h,
-  handlers,
   hasModifiers,
-  keepFocus,
   menu,
-  plural,
-  recompute,
   renderBasket,
   renderGuests,
   renderHandoffs,
   renderLocations,
   renderMenu,
-  renderOffers,
-  renderOrders,
-  renderStatus,
   renderTotals,
-  renderWallet,
-  reselect,
-  showBanner,
-  showNews,
-  snapshotChanged,
 } from './render.js';
+import { renderOrders, renderStatus, renderWallet, snapshotChanged } from './status_panels.js';
 import { startCheckout } from './checkout.js';
 import { changes, params, refreshAccount, setOnline, startGuests, state, useGuest } from './state.js';
 

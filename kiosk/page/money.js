@@ -1,7 +1,7 @@
 // Money on the page is integer cents: prices are parsed from their decimal text, never through
 // binary floating point, and only turned back into text for display and for requests
-// (web/account/money_text.js).
-import { centsOf, decimalOfCents } from '../../web/account/money_text.js';
+// (the package's centsOf and decimalOfCents).
+import { centsOf, decimalOfCents } from '../../web/index.js';
 
 /** "4.75", 4.75, "5" -> 475, half up below the cent. Throws for anything that is not a non-negative decimal. */
 export function parseCents(value) {

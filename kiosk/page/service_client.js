@@ -1,10 +1,9 @@
-// The kiosk's link to the loyalty service: web/http/loyalty_client.js's LoyaltyClient (the API calls
+// The kiosk's link to the loyalty service: the package's LoyaltyClient (the API calls
 // with the headers the service requires), asked only when the kiosk server's health endpoint says
 // the service is up and the browser is online. Chromium logs every failed or non-2xx fetch as a
 // console error; this way a stopped service or a cut network costs no failing request: the call
 // fails at once with NETWORK_ERROR, which HybridQualifier treats as "unreachable".
-import { LoyaltyClient, NETWORK_ERROR } from '../../web/http/loyalty_client.js';
-import { QualifyError } from '../../web/engine/qualify_error.js';
+import { LoyaltyClient, NETWORK_ERROR, QualifyError } from '../../web/index.js';
 
 /**
  * Whether the service is up, from the kiosk server's health endpoint (always 200). null: no

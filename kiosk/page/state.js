@@ -10,9 +10,7 @@
 // pending orders; default 2), offline=provisional (redeem offers offline, up to $5), worker=off
 // (run the engine on the page's thread; by default it runs in a Web Worker, so that loading a big
 // account never freezes the page).
-import { HybridQualifier } from '../../web/hybrid/hybrid_qualifier.js';
-import { indexedDbSnapshotStore } from '../../web/snapshots/snapshot_store.js';
-import { indexedDbOrderOutbox } from '../../web/orders/order_outbox.js';
+import { HybridQualifier, indexedDbOrderOutbox, indexedDbSnapshotStore } from '../../web/index.js';
 import { startQualifierWorker } from '../../web/worker/worker.js';
 import { Basket } from './basket.js';
 import { createServiceClient } from './service_client.js';

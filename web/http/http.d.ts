@@ -8,8 +8,6 @@ import type {
   RewardEntity,
   Snapshot,
 } from '../index.js';
-import type { AccountAnswer } from '../snapshots/snapshots.js';
-import type { OfferRef } from '../orders/orders.js';
 
 // ---------------------------------------------------------------------------------------------
 // Transport
@@ -62,6 +60,11 @@ export interface AccountReadOptions {
   rewardStates?: readonly string[];
 }
 
+/** What accountIfChanged() resolves. */
+export type AccountAnswer =
+  | { notModified: true; etag: string }
+  | { notModified: false; snapshot: Snapshot; etag: string | null };
+
 // ---------------------------------------------------------------------------------------------
 // LoyaltyClient
 
@@ -87,6 +90,12 @@ export interface ReplayCredentials {
   baseUrl: string;
   merchantKey: string;
   accessToken: string;
+}
+
+/** An offer an order uses: a reward or a points product of the guest, by id. */
+export interface OfferRef {
+  kind: 'reward' | 'points_product';
+  id: string;
 }
 
 export type BasketState = 'checkout' | 'placed' | 'billed' | 'completed' | 'voided' | 'refunded';

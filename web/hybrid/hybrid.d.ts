@@ -10,9 +10,9 @@ import type {
   Snapshot,
 } from '../index.js';
 import type { QualifierWorkerHost } from '../worker/worker.js';
-import type { AccountReadOptions, BackoffOptions, BasketBody, BasketResponse, ReplayCredentials } from '../http/http.js';
-import type { AccountAnswer, SnapshotStore } from '../snapshots/snapshots.js';
-import type { CheckoutOptions, CheckoutOutcome, DamagedOrderEntry, OfflinePolicy, OrderOutbox, PendingOrder } from '../orders/orders.js';
+import type { AccountAnswer, AccountReadOptions, BackoffOptions, BasketBody, BasketResponse, ReplayCredentials } from '../http/http.js';
+import type { SnapshotStore } from '../snapshots/snapshots.js';
+import type { CheckoutOptions, CheckoutOutcome, DamagedOrder, OfflinePolicy, OrderOutbox, PendingOrder } from '../orders/orders.js';
 
 // ---------------------------------------------------------------------------------------------
 // HybridQualifier
@@ -169,7 +169,7 @@ export declare class HybridQualifier {
   /** This guest's undecided orders (all: every one on the device), oldest first. */
   pendingOrders(options?: { all?: boolean }): Promise<PendingOrder[]>;
   /** The outbox's damaged entries (its damaged(); [] for an outbox without it). */
-  damagedOrders(): Promise<DamagedOrderEntry[]>;
+  damagedOrders(): Promise<DamagedOrder[]>;
   /**
    * Sends every pending order on the device now (whichever guest placed it), oldest first, each
    * once, one replayer at a time per outbox; after one that gets no answer, the rest for the same

@@ -4,18 +4,14 @@ import type {
   Decimal,
   QualifyRequest,
 } from '../index.js';
-import type { BasketBody, ReplayCredentials } from '../http/http.js';
-import type { IndexedDbFactoryLike } from '../snapshots/snapshots.js';
-
+import type { BasketBody, OfferRef, ReplayCredentials } from '../http/http.js';
+import type { IndexedDbFactoryLike } from '../storage/storage.js';
 
 // ---------------------------------------------------------------------------------------------
 // Order outboxes
 
-/** An offer an order uses: a reward or a points product of the guest, by id. */
-export interface OfferRef {
-  kind: 'reward' | 'points_product';
-  id: string;
-}
+/** A random UUID (RFC 9562 version 4): the basket id checkout gives an order without `basketId`. */
+export function newBasketId(): Promise<string>;
 
 /** An order not decided yet, as the outbox keeps it. */
 export interface PendingOrder {
@@ -42,6 +38,22 @@ export interface PendingOrder {
    * 4xx other than 400 that does not say whether the order was billed, e.g. a 409.
    */
   lastError: string | null;
+  // What checkout stores besides the outbox's own fields (the outbox keeps them as given).
+  /** The account's merchant, or null for an order queued before the account could be read. */
+  merchantId?: string | null;
+  /** The account's user, or null as merchantId. */
+  userId?: string | null;
+  /** The qualifying body as checkout() was given it (compared when a basket id is re-used). */
+  request?: QualifyRequest;
+  /**
+   * Whether an attempt may have reached the service: from then on the body is never changed
+   * (the offline policy decides only before).
+   */
+  maybeSent?: boolean;
+  /** The credentials it was placed with (the token as it was), unless storeCredentials is false; deleted with the order. */
+  replay?: ReplayCredentials;
+  /** A sale billed without its offer: the order it replaces, the offer refused and what was promised. */
+  derivedFrom?: { basketId: string; offer: OfferRef; promisedDiscount: string | null; message: string };
 }
 
 /** An outbox entry that could not be read as an order, kept in quarantine for a person to look at. */
@@ -131,36 +143,6 @@ export function indexedDbOrderOutbox(options?: {
 export function fileOrderOutbox(options: { directory: string }): FileOrderOutbox;
 /** IndexedDB, else (Node) files under ~/.local/state/loyalty-qualifier/orders, else memory. */
 export function defaultOrderOutbox(options?: { directory?: string }): LockingOrderOutbox;
-
-
-/**
- * What checkout stores with an order, besides the outbox's fields (declared here by the
- * checkout: the outbox keeps them as given).
- */
-export interface PendingOrder {
-  /** The account's merchant, or null for an order queued before the account could be read. */
-  merchantId?: string | null;
-  /** The account's user, or null as merchantId. */
-  userId?: string | null;
-  /** The qualifying body as checkout() was given it (compared when a basket id is re-used). */
-  request?: QualifyRequest;
-  /**
-   * Whether an attempt may have reached the service: from then on the body is never changed
-   * (the offline policy decides only before).
-   */
-  maybeSent?: boolean;
-  /** The credentials it was placed with (the token as it was), unless storeCredentials is false; deleted with the order. */
-  replay?: ReplayCredentials;
-  /** A sale billed without its offer: the order it replaces, the offer refused and what was promised. */
-  derivedFrom?: { basketId: string; offer: OfferRef; promisedDiscount: string | null; message: string };
-}
-
-/** An outbox entry that could not be read as an order (kept for a person to look at). */
-export interface DamagedOrderEntry {
-  key: string;
-  reason: string;
-  quarantinedAt: number;
-}
 
 /**
  * What a kiosk may promise for an order it cannot confirm now. 'never' (the default): the order

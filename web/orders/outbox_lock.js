@@ -202,3 +202,21 @@ export function directoryLock(directory, { name = 'replay.lock', staleMs = DEFAU
     },
   };
 }
+
+// Outboxes without exclusive() (a caller's own): one lock per outbox object.
+const lockOfOutbox = new WeakMap();
+
+/**
+ * The replay lock of `outbox`: its own exclusive(fn); for an outbox without one,
+ * navigator.locks' "loyalty-qualifier-outbox" (across tabs) or, without it, one lock per outbox
+ * in this realm. Its exclusive(fn) always returns a Promise.
+ */
+export function replayLock(outbox) {
+  if (typeof outbox.exclusive === 'function') return { exclusive: (fn) => Promise.resolve(outbox.exclusive(fn)) };
+  let lock = lockOfOutbox.get(outbox);
+  if (lock === undefined) {
+    lock = webLock('loyalty-qualifier-outbox');
+    lockOfOutbox.set(outbox, lock);
+  }
+  return lock;
+}

@@ -1,16 +1,9 @@
 // Types of the snapshot stores (hand-written). web/index.d.ts re-exports them.
-import type {
-  Snapshot,
-} from '../index.js';
-
+import type { Snapshot } from '../index.js';
+import type { IndexedDbFactoryLike, StorageLike } from '../storage/storage.js';
 
 // ---------------------------------------------------------------------------------------------
 // Snapshot stores
-
-/** What accountIfChanged() resolves. */
-export type AccountAnswer =
-  | { notModified: true; etag: string }
-  | { notModified: false; snapshot: Snapshot; etag: string | null };
 
 /** A stored snapshot; `savedAt` is epoch milliseconds; `etag` the service's ETag for it. */
 export interface StoredSnapshot {
@@ -25,18 +18,6 @@ export interface SnapshotStore {
   save(key: string, entry: StoredSnapshot): void | Promise<void>;
   remove(key: string): void | Promise<void>;
   readonly kind?: string;
-}
-
-/** The Web Storage methods the localStorage store uses. */
-export interface StorageLike {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
-}
-
-/** The IndexedDB factory the IndexedDB store uses (globalThis.indexedDB). */
-export interface IndexedDbFactoryLike {
-  open(name: string, version?: number): unknown;
 }
 
 export interface IndexedDbSnapshotStore extends SnapshotStore {

@@ -1,0 +1,121 @@
+// OrderGuest on its own: the one collaborator between HybridQualifier and the order path. Over a
+// real LoyaltyClient and a real LocalSnapshot (the wasm engine on examples/snapshot.json, or an
+// account that cannot be read: a closed port on 127.0.0.1), it says who the guest on screen is,
+// which client replays an order, and the local engine's discount for the offline policy.
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { test } from 'node:test';
+
+import { LoyaltyClient, memorySnapshotStore } from '../../../web/index.js';
+import { LocalSnapshot } from '../../../web/hybrid/local_snapshot.js';
+import { OrderGuest } from '../../../web/orders/order_guest.js';
+import { engineFactory } from '../../../web/worker/engine_factory.js';
+import { exampleRewards, readJson } from '../support.js';
+
+const snapshot = readJson('examples/snapshot.json');
+const basket = readJson('examples/basket.json');
+const credentials = { baseUrl: 'http://127.0.0.1:9', merchantKey: 'mk_harbor_5f1c9a7e2b', accessToken: 'at_u1001_7Qx2LmN9pR4s' };
+const qualifierOptions = { now: () => new Date('2026-11-24T13:15:00Z') };
+
+function localSnapshot(client, options = {}) {
+  return new LocalSnapshot({
+    client,
+    store: memorySnapshotStore(),
+    maxAgeMs: 60_000,
+    maxStaleMs: 120_000,
+    qualifierOptions,
+    engine: engineFactory(false, qualifierOptions),
+    accountShape: 'snapshot',
+    ...options,
+  });
+}
+
+// A port on 127.0.0.1 that nothing listens on (it was just closed): connections are refused.
+async function closedPort() {
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test('the guest on screen is the (merchant, user) of the snapshot in hand, read when none is', async () => {
+  const client = new LoyaltyClient(credentials);
+  const snapshots = localSnapshot(client, { snapshot });
+  const guest = new OrderGuest({ client, snapshots });
+  try {
+    assert.equal(guest.known(), null, 'nothing is known before the snapshot is loaded');
+    const me = { owner: JSON.stringify(['m_harbor_coffee', 'u_1001']), merchantId: 'm_harbor_coffee', userId: 'u_1001' };
+    assert.deepEqual(await guest.identify(), me);
+    assert.deepEqual(guest.known(), me);
+    assert.equal(guest.client, client);
+    assert.deepEqual(await guest.credentials(), credentials);
+  } finally {
+    snapshots.dispose();
+  }
+});
+
+test('no guest when the account cannot be read, and no credentials when the token fails', async () => {
+  const port = await closedPort();
+  const client = new LoyaltyClient({ ...credentials, baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5_000 });
+  const snapshots = localSnapshot(client);
+  const guest = new OrderGuest({ client, snapshots });
+  try {
+    assert.equal(await guest.identify(), null);
+    assert.equal(guest.known(), null);
+    const tokenless = new LoyaltyClient({ ...credentials, accessToken: () => { throw new Error('signed out'); } });
+    assert.equal(await new OrderGuest({ client: tokenless, snapshots }).credentials(), null);
+  } finally {
+    snapshots.dispose();
+  }
+});
+
+test('which client replays an order: the guest\'s own, its stored credentials, credentialsFor first', async () => {
+  const client = new LoyaltyClient(credentials);
+  const snapshots = localSnapshot(client, { snapshot });
+  const guest = new OrderGuest({ client, snapshots });
+  try {
+    await guest.identify();
+    const clients = new Map();
+    const own = { owner: JSON.stringify(['m_harbor_coffee', 'u_1001']), basketId: 'b1' };
+    assert.deepEqual(await guest.replayClient(own, clients), { client, key: credentials.baseUrl });
+
+    const stored = { ...credentials, baseUrl: 'http://127.0.0.1:10', accessToken: 'at_other' };
+    const other = { owner: JSON.stringify(['m_harbor_coffee', 'u_1002']), basketId: 'b2', replay: stored };
+    const route = await guest.replayClient(other, clients);
+    assert.equal(route.key, stored.baseUrl);
+    assert.deepEqual(await route.client.credentials(), stored);
+    assert.equal((await guest.replayClient(other, clients)).client, route.client, 'one client per credentials in a replay');
+
+    const waiting = await guest.replayClient({ owner: JSON.stringify(['m_harbor_coffee', 'u_1003']), basketId: 'b3' }, clients);
+    assert.match(waiting.error, /no credentials to replay it/);
+
+    const given = { ...credentials, baseUrl: 'http://127.0.0.1:11' };
+    const asked = [];
+    const routed = new OrderGuest({ client, snapshots, credentialsFor: (order) => (asked.push(order.basketId), given) });
+    assert.equal((await routed.replayClient(own, new Map())).key, given.baseUrl, 'credentialsFor comes before the guest\'s own client');
+    assert.deepEqual(asked, ['b1']);
+    const failing = new OrderGuest({ client, snapshots, credentialsFor: () => { throw new Error('vault locked'); } });
+    assert.deepEqual(await failing.replayClient(own, new Map()), { error: 'credentialsFor() failed: vault locked' });
+  } finally {
+    snapshots.dispose();
+  }
+});
+
+test('the local discount of an offer is the engine\'s on the snapshot in hand; null for one that does not qualify or without a snapshot', async () => {
+  const client = new LoyaltyClient(credentials);
+  const snapshots = localSnapshot(client, { snapshot });
+  const guest = new OrderGuest({ client, snapshots });
+  try {
+    const request = basket;
+    assert.equal(await guest.localDiscount(request, { kind: 'reward', id: exampleRewards[0] }), null, 'no snapshot loaded yet');
+    await guest.identify();
+    const explained = (await snapshots.localAnswer((engine) => engine.explain(request))).answer;
+    const entry = explained.entries.find((e) => e.kind === 'reward' && e.id === exampleRewards[0]);
+    assert.ok(entry.qualifies && /^\d+\.\d\d$/.test(entry.discount));
+    assert.equal(await guest.localDiscount(request, { kind: 'reward', id: exampleRewards[0] }), entry.discount);
+    assert.equal(await guest.localDiscount(request, { kind: 'reward', id: 'rw_not_in_this_account' }), null);
+  } finally {
+    snapshots.dispose();
+  }
+});

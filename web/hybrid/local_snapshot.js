@@ -1,0 +1,287 @@
+// The account snapshot in hand and its engine, through its life: loaded once (the `snapshot`
+// option, else a stored one, else the service's), answered from at once, refreshed in the
+// background past maxAgeMs (conditionally, with its ETag; failures back off), stored after each
+// load. Snapshots outlive outages: a failed refresh never removes one; past maxStaleMs answers
+// stop (503).
+import { QualifyError } from '../engine/qualify_error.js';
+import { snapshotFromAccount } from '../account/snapshot_from_account.js';
+import { isServiceUnavailable } from '../http/loyalty_client.js';
+import { RetryBackoff } from '../http/retry_backoff.js';
+import { sha256Hex } from '../storage/sha256_hex.js';
+import { describeAge } from './describe_age.js';
+
+// The account-read options (LoyaltyClient.account) of a 'loyalty-api' context: its location and
+// venue, when it names them.
+function accountReadOf(context) {
+  const read = {};
+  if (context.locationUid !== undefined && context.locationUid !== null) read.locationUid = context.locationUid;
+  if (context.venue !== undefined && context.venue !== null) read.redemptionVenue = context.venue;
+  return read;
+}
+
+export class LocalSnapshot {
+  #client;
+  #store;
+  #storeKey;
+  #maxAgeMs;
+  #maxStaleMs;
+  #now;
+  #qualifierOptions;
+  #engine;
+  #engineLocation = null;
+  #initialSnapshot;
+  #accountShape;
+  #context;
+  #accountRead;
+  #qualifier = null;
+  #snapshot = null;
+  #etag = null;
+  #savedAt = 0;
+  #loading = null;
+  #refreshing = null;
+  #refreshBackoff;
+  #disposed = false;
+
+  /**
+   * Options as HybridQualifier's (checked), with engine: engineFactory()'s { create, release }
+   * and store: a snapshot store.
+   */
+  constructor({ client, snapshot, store, storeKey, maxAgeMs, maxStaleMs, now, qualifierOptions, engine, backoff, accountShape, context }) {
+    this.#client = client;
+    this.#store = store;
+    this.#storeKey = storeKey ?? null;
+    this.#maxAgeMs = maxAgeMs;
+    this.#maxStaleMs = maxStaleMs;
+    this.#now = now ?? Date.now;
+    this.#qualifierOptions = qualifierOptions;
+    this.#engine = engine;
+    this.#initialSnapshot = snapshot ?? null;
+    this.#refreshBackoff = new RetryBackoff(backoff);
+    this.#accountShape = accountShape;
+    this.#context = context ?? null;
+    // The loyalty service's account read is narrowed to one location and venue: ask for the
+    // ones the snapshot is made for.
+    this.#accountRead = accountShape === 'loyalty-api' ? accountReadOf(context) : null;
+  }
+
+  /** Loads a snapshot once (see HybridQualifier.ready()). */
+  ready() {
+    this.#live();
+    if (this.#qualifier !== null) return Promise.resolve();
+    if (this.#loading === null) {
+      this.#loading = this.#load().finally(() => {
+        this.#loading = null;
+      });
+    }
+    return this.#loading;
+  }
+
+  /** Fetches the account snapshot now (see HybridQualifier.refresh()). */
+  refresh() {
+    this.#live();
+    if (this.#refreshing === null) {
+      this.#refreshing = this.#fetchSnapshot().finally(() => {
+        this.#refreshing = null;
+      });
+    }
+    return this.#refreshing;
+  }
+
+  /** The snapshot in use (the same object until a refresh brings a changed one), or null. */
+  current() {
+    return this.#qualifier === null ? null : this.#snapshot;
+  }
+
+  /** The snapshot in use: when it was saved (epoch ms), its age and whether it is expired; or null. */
+  info() {
+    if (this.#qualifier === null) return null;
+    const ageMs = this.#now() - this.#savedAt;
+    return { savedAt: this.#savedAt, ageMs, expired: ageMs > this.#maxAgeMs };
+  }
+
+  /** 'worker' or 'thread'; null before the first snapshot is loaded. */
+  get engineLocation() {
+    return this.#engineLocation;
+  }
+
+  /**
+   * compute(engine)'s answer on the snapshot in hand, and that snapshot's age: { answer, ageMs }.
+   * Past maxAgeMs a refresh starts in the background (within the backoff), past maxStaleMs it is a 503.
+   */
+  async localAnswer(compute) {
+    await this.ready();
+    this.#live();
+    const ageMs = this.#now() - this.#savedAt;
+    if (ageMs > this.#maxAgeMs) this.#refreshInBackground();
+    if (ageMs > this.#maxStaleMs) throw this.#tooOld(ageMs);
+    return { answer: await compute(this.#qualifier), ageMs };
+  }
+
+  /** The local engine's discount for an offer on a request (for the offline policy), or null. */
+  async localDiscount(request, offer) {
+    if (this.#qualifier === null || this.#now() - this.#savedAt > this.#maxStaleMs) return null;
+    try {
+      const entry = (await this.#qualifier.explain(request)).entries.find((e) => e.kind === offer.kind && e.id === offer.id && e.qualifies);
+      return entry?.discount ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Frees the engine; later calls reject with QualifyError (410). */
+  dispose() {
+    this.#disposed = true;
+    // An engine in a worker frees its snapshot (and the worker, with the last user) in the background.
+    Promise.resolve(this.#qualifier?.dispose()).catch(() => {});
+    this.#qualifier = null;
+    this.#engine.release();
+  }
+
+  #live() {
+    if (this.#disposed) throw new QualifyError(410, 'this hybrid qualifier has been disposed');
+  }
+
+  #tooOld(ageMs, cause = undefined) {
+    const error = new QualifyError(
+      503,
+      `the account snapshot is ${describeAge(ageMs)} old, older than maxStaleMs ` +
+        `(${describeAge(this.#maxStaleMs)}), and the service cannot be reached for a fresh one`,
+    );
+    if (cause !== undefined) error.cause = cause;
+    return error;
+  }
+
+  async #load() {
+    if (this.#initialSnapshot !== null) {
+      const snapshot = this.#initialSnapshot;
+      this.#initialSnapshot = null;
+      await this.#use(snapshot, this.#now());
+      await this.#save(snapshot);
+      return;
+    }
+    const stored = await this.#loadStored();
+    if (stored !== null && this.#qualifier !== null) {
+      if (this.#now() - stored.savedAt > this.#maxAgeMs) this.#refreshInBackground();
+      return;
+    }
+    try {
+      await this.refresh();
+    } catch (e) {
+      // The stored snapshot (kept, never removed) is older than maxStaleMs: say how old.
+      if (stored !== null && isServiceUnavailable(e)) throw this.#tooOld(this.#now() - stored.savedAt, e);
+      throw e;
+    }
+  }
+
+  // The stored entry; it is loaded when not older than maxStaleMs. Nothing is ever removed here:
+  // an entry too old or invalid stays until a successful refresh replaces it.
+  async #loadStored() {
+    let entry = null;
+    try {
+      entry = await this.#store.load(await this.#snapshotKey());
+    } catch {
+      return null; // an unreadable store is an empty one
+    }
+    if (entry === null || entry === undefined) return null;
+    if (this.#now() - entry.savedAt > this.#maxStaleMs) return entry;
+    try {
+      await this.#use(entry.snapshot, entry.savedAt);
+      this.#etag = typeof entry.etag === 'string' ? entry.etag : null;
+    } catch (e) {
+      if (!(e instanceof QualifyError)) throw e;
+      return null;
+    }
+    return entry;
+  }
+
+  async #fetchSnapshot() {
+    let fetched;
+    try {
+      fetched = await this.#fetchAccount();
+    } catch (e) {
+      this.#refreshBackoff.failed(this.#now());
+      throw e;
+    }
+    this.#live();
+    this.#refreshBackoff.succeeded();
+    if (fetched.notModified) {
+      this.#savedAt = this.#now(); // confirmed current: no reload, no store write
+      return this.#snapshot;
+    }
+    const snapshot = this.#snapshotOf(fetched.body);
+    await this.#use(snapshot, this.#now());
+    this.#etag = fetched.etag;
+    await this.#save(snapshot);
+    return snapshot;
+  }
+
+  // GET /api/account, with If-None-Match when the client can send it and a snapshot is in hand.
+  async #fetchAccount() {
+    if (typeof this.#client.accountIfChanged === 'function') {
+      const etag = this.#qualifier !== null ? this.#etag : null;
+      const answer = await (this.#accountRead
+        ? this.#client.accountIfChanged(etag, this.#accountRead)
+        : this.#client.accountIfChanged(etag));
+      if (answer.notModified && this.#qualifier !== null) return { notModified: true };
+      if (!answer.notModified) return { notModified: false, body: answer.snapshot, etag: answer.etag ?? null };
+    }
+    const body = await (this.#accountRead ? this.#client.account(this.#accountRead) : this.#client.account());
+    return { notModified: false, body, etag: null };
+  }
+
+  // The one step from a fetched account body to the snapshot the engine loads: the snapshot
+  // itself (the local service), or the loyalty service's own account read, made a snapshot as of
+  // the time it was fetched.
+  #snapshotOf(body) {
+    if (this.#accountShape === 'snapshot') return body;
+    return snapshotFromAccount(body, { ...this.#context, fetchedAt: this.#now() });
+  }
+
+  async #use(snapshot, savedAt) {
+    if (this.#qualifier === null) {
+      const { qualifier, location } = await this.#engine.create(snapshot, this.#qualifierOptions);
+      if (this.#disposed) {
+        await qualifier.dispose();
+        this.#live();
+      }
+      if (this.#qualifier === null) {
+        this.#qualifier = qualifier;
+        this.#engineLocation = location;
+      } else {
+        await qualifier.dispose(); // a concurrent load won; load this snapshot into it instead
+        await this.#qualifier.setSnapshot(snapshot);
+      }
+    } else {
+      await this.#qualifier.setSnapshot(snapshot);
+    }
+    this.#snapshot = snapshot;
+    this.#savedAt = savedAt;
+  }
+
+  // The store key: storeKey, else the SHA-256 of the client's (base URL, merchant key, current
+  // token), so two guests never share an entry (a client without credentials(): its identity).
+  async #snapshotKey() {
+    if (this.#storeKey !== null) return this.#storeKey;
+    if (typeof this.#client.credentials !== 'function') return `snapshot:${this.#client.identity ?? 'default'}`;
+    const { baseUrl, merchantKey, accessToken } = await this.#client.credentials();
+    return `snapshot:${await sha256Hex(JSON.stringify([baseUrl, merchantKey, accessToken]))}`;
+  }
+
+  async #save(snapshot) {
+    try {
+      const entry = { snapshot, savedAt: this.#savedAt };
+      if (this.#etag !== null) entry.etag = this.#etag;
+      await this.#store.save(await this.#snapshotKey(), entry);
+    } catch {
+      // Persistence is best effort (a full quota, a read-only disk): the snapshot is in use anyway.
+    }
+  }
+
+  #refreshInBackground() {
+    if (this.#refreshing !== null || this.#disposed) return;
+    if (!this.#refreshBackoff.ready(this.#now())) return; // failures back off: no refresh storm
+    this.refresh().catch(() => {
+      // Offline: keep answering from the snapshot in hand; the next call tries again.
+    });
+  }
+}

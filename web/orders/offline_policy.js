@@ -1,0 +1,53 @@
+// What a kiosk may promise for an order it cannot confirm now (the `offline` option): 'never'
+// sends it at full price; 'provisional' keeps the offer when the local engine gives it a discount
+// of at most maxDiscount. Decided while no attempt may have reached the service (never after: the
+// body is then frozen), though 'provisional' may still promise the offer a frozen order carries
+// (so that a refusal later has a known shortfall).
+import { centsOf, decimalOfCents } from '../account/money_text.js';
+import { maybeSent, requestOf } from './order_record.js';
+
+/** Validated `offline` policy: { redeem: 'never' | 'provisional', maxDiscountCents } (internal). */
+export function offlinePolicy(offline = {}) {
+  if (offline === null || typeof offline !== 'object') throw new TypeError('offline must be an object');
+  const { redeem = 'never', maxDiscount } = offline;
+  if (redeem !== 'never' && redeem !== 'provisional') {
+    throw new TypeError("offline.redeem must be 'never' or 'provisional'");
+  }
+  let maxDiscountCents = Infinity;
+  if (maxDiscount !== undefined && maxDiscount !== Infinity) {
+    maxDiscountCents = centsOf(maxDiscount, { round: 'up' }); // never over-promise
+    if (maxDiscountCents === null) {
+      throw new TypeError('offline.maxDiscount must be a non-negative decimal amount, e.g. "5.00" or 5');
+    }
+  }
+  return { redeem, maxDiscountCents };
+}
+
+// The local engine's discount for the order's offer when 'provisional' may promise it (above 0,
+// at most maxDiscount), in cents; else null.
+async function provisionalCents(order, policy, guest) {
+  if (!order.offer || policy.redeem !== 'provisional') return null;
+  const discount = await guest.localDiscount(requestOf(order), order.offer);
+  const cents = discount === null ? null : centsOf(discount, { round: 'up' });
+  return cents !== null && cents > 0 && cents <= policy.maxDiscountCents ? cents : null;
+}
+
+/**
+ * Applies `policy` to `order` once (the local discount from `guest`, an OrderGuest): sets what
+ * it promises and, while nothing may have been sent, takes off an offer it may not promise. True
+ * when it changed the order.
+ */
+export async function applyOfflinePolicy(order, policy, guest) {
+  if (order.policyApplied) return false;
+  order.policyApplied = true;
+  const cents = await provisionalCents(order, policy, guest);
+  if (cents !== null) order.promisedDiscount = decimalOfCents(cents);
+  if (maybeSent(order)) return true;
+  if (cents === null) {
+    order.offer = null;
+    order.promisedDiscount = '0.00';
+    delete order.body.rewards;
+    delete order.body.points_products;
+  }
+  return true;
+}
