@@ -7,13 +7,14 @@
 //
 // The load generator uses raw sockets and one prebuilt request, so that the client's own cost
 // stays small beside the server's (both share the machine).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+
+import { startLocalService } from '../web/service/local_service.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CONNECTIONS = [1, 8, 64];
@@ -24,23 +25,17 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
 }
 
-async function startService(binary, dir, serviceArgs) {
-  const child = spawn(binary, ['--port', '0', '--db', path.join(dir, 'connections.db'), '--fixture',
-    path.join(root, 'fixtures/demo.json'), '--now', '2026-11-24T13:15:00Z', '--access-log', 'off', ...serviceArgs],
-  { stdio: ['ignore', 'pipe', 'ignore'] });
-  const url = await new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error('service did not start in 20 s')), 20_000);
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-      if (seen.includes('\n')) {
-        clearTimeout(timer);
-        resolve(seen.split('\n')[0].trim());
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`service exited with ${code}`)));
+// The service through the package's one launcher (startLocalService), access log off.
+function startService(binary, dir, workers) {
+  return startLocalService({
+    binary,
+    db: path.join(dir, 'connections.db'),
+    fixture: path.join(root, 'fixtures/demo.json'),
+    now: '2026-11-24T13:15:00Z',
+    accessLog: 'off',
+    workers,
+    startTimeoutMs: 20_000,
   });
-  return { child, url };
 }
 
 // One connection's loop: send, wait for the whole answer, record, repeat until `until`.
@@ -91,9 +86,10 @@ async function client(url, request, until, latencies) {
 }
 
 /** Runs the load at each connection count; resolves [{ connections, rps, p50, p99, errors }]. */
-export async function measureConnections({ binary, quick = false, serviceArgs = [] } = {}) {
+export async function measureConnections({ binary, quick = false, workers } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lq-connections-'));
-  const { child, url } = await startService(binary, dir, serviceArgs);
+  const service = await startService(binary, dir, workers);
+  const { url } = service;
   try {
     const body = readFileSync(path.join(root, 'examples/basket.json'));
     const host = new URL(url).host;
@@ -129,8 +125,7 @@ export async function measureConnections({ binary, quick = false, serviceArgs = 
     }
     return rows;
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('exit', resolve)));
+    await service.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -166,7 +161,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const at = args.indexOf('--service');
   const binary = at >= 0 ? path.resolve(args[at + 1]) : path.join(root, 'build/native/service/loyalty_service');
   const workers = args.indexOf('--workers');
-  const serviceArgs = workers >= 0 ? ['--workers', args[workers + 1]] : [];
-  const rows = await measureConnections({ binary, quick: args.includes('--quick'), serviceArgs });
+  const rows = await measureConnections({ binary, quick: args.includes('--quick'), workers: workers >= 0 ? Number(args[workers + 1]) : undefined });
   process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 }

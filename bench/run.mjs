@@ -8,7 +8,7 @@
 // --only worker: only the rows of the engine in a Web Worker (bench/worker.mjs, issue 22).
 // Results also go to build/bench/results.json. Exit code 0 whatever the figures say (a benchmark
 // reports; it does not gate), 1 when a step could not run or an answer was wrong.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 import { buildWasm } from '../scripts/build.mjs';
+import { startLocalService } from '../web/service/local_service.js';
 import { connectionRows } from './connections.mjs';
 import { median, perCall, wallMs } from './timing.mjs';
 import { WORKLOADS, LOAD_REWARDS, defaultDir, root, writeWorkloads } from './workloads.mjs';
@@ -205,22 +206,17 @@ async function service(api) {
   }
   log('service: starting build/native/service/loyalty_service with fixtures/demo.json');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lq-bench-'));
-  const child = spawn(serviceBinary, ['--port', '0', '--db', path.join(dir, 'bench.db'), '--fixture',
-    path.join(root, 'fixtures/demo.json'), '--now', '2026-11-24T13:15:00Z'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let service = null;
   try {
-    const base = await new Promise((resolve, reject) => {
-      let seen = '';
-      const timer = setTimeout(() => reject(new Error('service did not start in 20 s')), 20_000);
-      child.stdout.on('data', (chunk) => {
-        seen += chunk;
-        const line = seen.split('\n')[0];
-        if (seen.includes('\n')) {
-          clearTimeout(timer);
-          resolve(line.trim());
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`service exited with ${code}`)));
+    // Through the package's one launcher; stderr (the access log) is read by it, never left to block.
+    service = await startLocalService({
+      binary: serviceBinary,
+      db: path.join(dir, 'bench.db'),
+      fixture: path.join(root, 'fixtures/demo.json'),
+      now: '2026-11-24T13:15:00Z',
+      startTimeoutMs: 20_000,
     });
+    const base = service.url;
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const headers = {
       Authorization: 'Bearer at_u1001_7Qx2LmN9pR4s',
@@ -264,8 +260,7 @@ async function service(api) {
       `${ratioText(httpMs / localMs)} slower over HTTP (${us(localMs)} local, ${us(httpMs)} HTTP)`, 'ratio', null,
       'service_http_over_local', httpMs / localMs);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('exit', resolve)));
+    await service?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -177,6 +177,33 @@ test('bad options are a TypeError before anything starts', async () => {
   await assert.rejects(startLocalService({ fixture: 42 }), TypeError);
 });
 
+test('workers and accessLog reach the service (bench/ starts it so); a bad one is a TypeError naming it; serve has no flag for them', async () => {
+  await assert.rejects(startLocalService({ workers: 0 }), { name: 'TypeError', message: /workers must be an integer from 1 to 1000/ });
+  await assert.rejects(startLocalService({ accessLog: '' }), { name: 'TypeError', message: /accessLog must be a file path/ });
+  let log = '';
+  const service = await startLocalService({
+    binary: serviceBinary(),
+    fixture: fixturePath,
+    workers: 3,
+    accessLog: 'off',
+    onStderr: (chunk) => {
+      log += chunk;
+    },
+  });
+  try {
+    assert.ok(await waitFor(() => log.includes('loyalty_service: listening on'), 5_000, 10), log);
+    assert.match(log, /, 3 workers,/);
+    assert.equal((await account(service, 'u_1001')).status, 200);
+  } finally {
+    await service.stop();
+  }
+  assert.doesNotMatch(log, /"GET \/api\/account"/);
+  for (const flag of ['--workers', '--access-log']) {
+    const result = cli([flag, '2']);
+    assert.equal(result.status, 2, `serve ${flag}: ${result.stderr}`);
+  }
+});
+
 test('harness options: a given binary run through a wrapper with more arguments, its stderr as it comes; exited, running() and kill()', async () => {
   let log = '';
   const service = await startLocalService({

@@ -11,7 +11,7 @@ import { constants } from 'node:os';
 import process from 'node:process';
 
 import { startLocalService } from '../service/local_service.js';
-import { SERVICE_OPTIONS, serviceOptionsFromText } from '../service/service_options.js';
+import { COMMAND_LINE_OPTIONS, serviceOptionsFromText } from '../service/service_options.js';
 import { EXIT, UsageError, parseCommandLine, readInputFile, reportUsageError } from './command_line.js';
 
 const USAGE = `usage: loyalty-qualifier serve [--port P] [--host ADDRESS] [--db FILE|:memory:]
@@ -37,7 +37,7 @@ const PREFIX = 'loyalty-qualifier serve';
 /** serve's options for parseCommandLine: one per launcher option, named by its flag. */
 const COMMAND_LINE = Object.fromEntries([
   ['help', { type: 'boolean', short: 'h' }],
-  ...SERVICE_OPTIONS.map((option) => [option.flag.slice(2), { type: 'string' }]),
+  ...COMMAND_LINE_OPTIONS.map((option) => [option.flag.slice(2), { type: 'string' }]),
 ]);
 
 /** startLocalService's options for serve's command line; throws UsageError for a bad one. */

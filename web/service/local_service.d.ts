@@ -19,11 +19,15 @@ export interface LocalServiceOptions {
   now?: string | Date;
   /** Open connections one client (remote address) may hold, 1-1000; default 128; beyond: 503. */
   maxConnectionsPerPeer?: number;
+  /** Requests the service handles at once, 1-1000; default 4 x hardware threads (at least 4). */
+  workers?: number;
+  /** Where the access log goes: a file (rotated at 10 MiB), '-' (stderr, the default) or 'off'. */
+  accessLog?: string;
   /** How long to wait for the service to listen before giving up; default 30000; Infinity: no limit. */
   startTimeoutMs?: number;
   /** The loyalty_service executable to run; default serviceBinaryPath(). */
   binary?: string;
-  /** More loyalty_service arguments, passed as given (e.g. ['--access-log', 'off']). */
+  /** More loyalty_service arguments, passed as given (e.g. ['--max-connections', '64']). */
   args?: readonly string[];
   /** A command and its arguments that runs the binary (the binary and its arguments follow). */
   wrapper?: readonly [string, ...string[]];

@@ -72,7 +72,7 @@ function startFailure(stderr, code, signal) {
  * Starts the local service. options: fixture (a fixture object or a file path), db (a SQLite
  * file, default ':memory:': a throwaway database), mode ('sandbox' | 'production'),
  * processingDelay (seconds), port (default 0: a free one), host (default 127.0.0.1), now (a fixed
- * service clock), maxConnectionsPerPeer, startTimeoutMs (default 30000; Infinity: no limit); for
+ * service clock), maxConnectionsPerPeer, workers, accessLog (a file, '-' or 'off'), startTimeoutMs (default 30000; Infinity: no limit); for
  * harnesses: binary (the loyalty_service to run, default serviceBinaryPath()), args (more
  * loyalty_service arguments, passed as given), wrapper (a command and its arguments that runs the
  * binary, e.g. in a namespace), onStderr (gets the service's stderr as it arrives), signal (an

@@ -14,7 +14,10 @@ function numberText(text, pattern) {
   return pattern.test(text) ? Number(text) : text;
 }
 
-/** The launcher options, in the order their flags are passed; `default` applies when absent. */
+/**
+ * The launcher options, in the order their flags are passed; `default` applies when absent;
+ * `commandLine: false`: startLocalService's only (no flag of serve or the kiosk server).
+ */
 export const SERVICE_OPTIONS = [
   {
     key: 'port',
@@ -90,6 +93,29 @@ export const SERVICE_OPTIONS = [
     },
   },
   {
+    // Requests handled at once (service default 4 x hardware threads, at least 4). Launcher only:
+    // no flag of serve or the kiosk server (commandLine: false).
+    key: 'workers',
+    flag: '--workers',
+    commandLine: false,
+    text(count) {
+      if (!Number.isInteger(count) || count < 1 || count > 1000) {
+        throw new TypeError('must be an integer from 1 to 1000');
+      }
+      return String(count);
+    },
+  },
+  {
+    // Where the access log goes: a file, '-' (stderr, the service's default) or 'off'. Launcher only.
+    key: 'accessLog',
+    flag: '--access-log',
+    commandLine: false,
+    text(where) {
+      if (typeof where !== 'string' || where === '') throw new TypeError("must be a file path, '-' (stderr) or 'off'");
+      return where;
+    },
+  },
+  {
     // A fixture object is written to a file by the launcher; the flag then names that file.
     key: 'fixture',
     flag: '--fixture',
@@ -101,6 +127,9 @@ export const SERVICE_OPTIONS = [
     },
   },
 ];
+
+/** The options a command line (serve's, the kiosk server's) may give. */
+export const COMMAND_LINE_OPTIONS = SERVICE_OPTIONS.filter((option) => option.commandLine !== false);
 
 /** An option's check: its flag value, or a TypeError "<name> must be ..." (name: how the caller calls it). */
 function checked(option, value, name) {
@@ -120,7 +149,7 @@ function checked(option, value, name) {
  */
 export function serviceOptionsFromText(texts) {
   const options = {};
-  for (const option of SERVICE_OPTIONS) {
+  for (const option of COMMAND_LINE_OPTIONS) {
     const text = texts[option.flag.slice(2)];
     if (text === undefined) continue;
     const value = option.fromText ? option.fromText(text) : text;
