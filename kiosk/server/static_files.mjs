@@ -1,6 +1,7 @@
 // The static files of the page server: SITE_FOLDERS at their repository paths, with validators
-// (ETag, Last-Modified) and 304s, "/" redirected to the page, the service worker versioned.
-import { createReadStream } from 'node:fs';
+// (ETag, Last-Modified) and 304s, "/" redirected to the page, the service worker versioned. A file
+// is served only when its real path (every symbolic link resolved) is inside a folder's.
+import { createReadStream, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 import { SERVICE_WORKER, versionedServiceWorker } from './service_worker.mjs';
@@ -60,6 +61,28 @@ function resolveStatic(pathname, siteRoot) {
   return file;
 }
 
+// The real path of `file` (every symbolic link on the way resolved), or undefined when there is none.
+function realPathOrNothing(file) {
+  try {
+    return realpathSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+// `file`'s real path when it is inside the real path of one of SITE_FOLDERS (resolved now, at
+// every request: a link made or changed while the server runs counts), 403 when a symbolic link
+// (the file, or a folder on the way) leads out of them, 404 when there is no such file.
+function realServedPath(file, siteRoot) {
+  const real = realPathOrNothing(file);
+  if (real === undefined) return 404;
+  const inside = SITE_FOLDERS.some((folder) => {
+    const dir = realPathOrNothing(path.join(siteRoot, folder));
+    return dir !== undefined && (real === dir || real.startsWith(dir + path.sep));
+  });
+  return inside ? real : 403;
+}
+
 const STATUS_TEXT = { 400: 'bad path\n', 403: 'forbidden\n', 404: 'not found\n' };
 
 /** Answers a GET or HEAD for `pathname` (raw, still percent-encoded) from the files under siteRoot. */
@@ -75,21 +98,21 @@ export function serveStatic(request, response, siteRoot, pathname) {
     return;
   }
   let file = resolveStatic(pathname, siteRoot);
-  if (typeof file === 'number') {
-    response.writeHead(file, { 'content-type': 'text/plain' }).end(STATUS_TEXT[file]);
-    return;
-  }
-  let stat = statOrNothing(file);
+  // Read from the real path checked here, never through the links again.
+  let real = typeof file === 'number' ? file : realServedPath(file, siteRoot);
+  let stat = typeof real === 'number' ? undefined : statOrNothing(real);
   if (stat?.isDirectory()) {
     if (!pathname.endsWith('/')) {
       response.writeHead(301, { location: `${pathname}/` }).end();
       return;
     }
     file = path.join(file, 'index.html');
-    stat = statOrNothing(file);
+    real = realServedPath(file, siteRoot);
+    stat = typeof real === 'number' ? undefined : statOrNothing(real);
   }
   if (!stat?.isFile()) {
-    response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+    const status = typeof real === 'number' ? real : 404;
+    response.writeHead(status, { 'content-type': 'text/plain' }).end(STATUS_TEXT[status]);
     return;
   }
   const worker = path.basename(file) === SERVICE_WORKER ? versionedServiceWorker(file) : null;
@@ -117,5 +140,5 @@ export function serveStatic(request, response, siteRoot, pathname) {
   });
   if (request.method === 'HEAD') response.end();
   else if (worker) response.end(worker.body);
-  else createReadStream(file).on('error', () => response.destroy()).pipe(response);
+  else createReadStream(real).on('error', () => response.destroy()).pipe(response);
 }
