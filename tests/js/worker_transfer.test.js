@@ -15,13 +15,14 @@ test('a text snapshot crosses to the worker as a transferred ArrayBuffer (detach
   const { createQualifierWorker, startQualifierWorker } = await import('../../web/worker/worker.node.js');
   const snapshot = readFileSync(path.join(root, 'examples/snapshot.json'), 'utf8');
   const basket = readFileSync(path.join(root, 'examples/basket.json'), 'utf8');
-  const worker = startQualifierWorker();
+  // The calls go through the connection's own MessagePort (worker_connection.js): seen there.
   const posted = [];
-  const post = worker.postMessage.bind(worker);
-  worker.postMessage = (message, transfer) => {
-    post(message, transfer);
+  const post = MessagePort.prototype.postMessage;
+  MessagePort.prototype.postMessage = function postMessage(message, transfer) {
+    post.call(this, message, transfer);
     posted.push({ message, transfer });
   };
+  const worker = startQualifierWorker();
   try {
     const qualifier = await createQualifierWorker(snapshot, { worker, now: Date.parse('2026-03-02T10:00:00Z') });
     await qualifier.setSnapshot(snapshot);
@@ -35,6 +36,7 @@ test('a text snapshot crosses to the worker as a transferred ArrayBuffer (detach
     // The worker got the whole snapshot.
     assert.deepEqual((await qualifier.qualify(basket)).rewards.map((e) => e.id), exampleRewards);
   } finally {
+    MessagePort.prototype.postMessage = post;
     await worker.terminate();
   }
 });
