@@ -81,6 +81,10 @@ std::string json_reader::error_message() const {
     out = what_;
   } else if (fail_pos_ >= text_.size()) {
     out = "unexpected end of input";
+  } else if (text_.substr(fail_pos_, 3) == "\xEF\xBB\xBF") {
+    // U+FEFF where a value must start: a UTF-8 byte-order mark, which JSON text does not begin
+    // with (RFC 8259 8.1: senders must not add one; this reader refuses it, as JSON.parse does).
+    out = "unexpected byte-order mark (U+FEFF)";
   } else {
     // The byte itself when it is printable ASCII, else its value.
     const auto byte = static_cast<unsigned char>(text_[fail_pos_]);

@@ -182,6 +182,32 @@ TEST_CASE("content after the value is not the end, and is named at its first byt
   }
 }
 
+TEST_CASE("a UTF-8 byte-order mark is no JSON value: refused and named, wherever a value starts") {
+  // RFC 8259 lets a reader ignore a leading BOM or refuse it; this one refuses it, as JSON.parse
+  // refuses a string that starts with U+FEFF (docs/decisions.md).
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"\xEF\xBB\xBF"
+       "2",
+       "unexpected byte-order mark (U+FEFF) at offset 0"},
+      {"\xEF\xBB\xBF{}", "unexpected byte-order mark (U+FEFF) at offset 0"},
+      {"\xEF\xBB\xBF", "unexpected byte-order mark (U+FEFF) at offset 0"},
+      {" \xEF\xBB\xBF{}", "unexpected byte-order mark (U+FEFF) at offset 1"},
+      {"[1,\xEF\xBB\xBF"
+       "2]",
+       "unexpected byte-order mark (U+FEFF) at offset 3"},
+      {"{} \xEF\xBB\xBF", "unexpected text after the JSON value at offset 3"},
+      // Cut short, it is just a byte.
+      {"\xEF\xBB", "unexpected byte 0xef at offset 0"},
+  };
+  for (const auto& [text, message] : cases) {
+    INFO("text: " << text);
+    CHECK(error_of(text) == message);
+  }
+  // Inside a string U+FEFF is a character like any other.
+  CHECK(decoded("\"\xEF\xBB\xBF\"") == "\xEF\xBB\xBF");
+  CHECK(decoded("\"\\ufeff\"") == "\xEF\xBB\xBF");
+}
+
 TEST_CASE("reading the wrong kind fails with what was expected") {
   {
     json_reader reader("[]");

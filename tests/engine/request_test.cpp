@@ -119,6 +119,9 @@ TEST_CASE("a syntax error anywhere outranks a field's complaint, with its offset
       {"{\"items\":1,\"x\":" + deep + "}",
        "request body nests deeper than 64 levels at offset " + std::to_string(15 + 63)},
       {"[" + deep + "]", "request body nests deeper than 64 levels at offset 64"},
+      // A UTF-8 byte-order mark before the object: refused, named (docs/decisions.md).
+      {"\xEF\xBB\xBF{\"items\":[]}",
+       "request body is not valid JSON: unexpected byte-order mark (U+FEFF) at offset 0"},
       // Valid JSON: the field's complaint stands.
       {R"({"items":[5]})", "items[0] must be an object"},
       {R"({"items":[{"price":1e400}],"x":1e400})",

@@ -95,7 +95,11 @@ TEST_CASE("a snapshot's syntax error outranks a complaint about a field before i
            {"[1,]", "snapshot is not valid JSON: unexpected ']' at offset 3"},
            {"{\"schema_version\":\"x\",\"a\":[}",
             "snapshot is not valid JSON: unexpected '}' at offset 27"},
-           {"{\"rewards\":[5", "snapshot is not valid JSON: expected ',' or ']' at offset 13"}}) {
+           {"{\"rewards\":[5", "snapshot is not valid JSON: expected ',' or ']' at offset 13"},
+           // A UTF-8 byte-order mark before a snapshot that is valid after it (docs/decisions.md).
+           {"\xEF\xBB\xBF" +
+                std::string(R"({"schema_version":1,"merchant":{"id":"m"},"user":{"id":"u"}})"),
+            "snapshot is not valid JSON: unexpected byte-order mark (U+FEFF) at offset 0"}}) {
     INFO("snapshot: " << text);
     const auto result = lq::load_snapshot(text);
     REQUIRE_FALSE(result.ok());

@@ -21,8 +21,11 @@ namespace lq_fuzz {
 /// RFC 8259 validity as judged by nlohmann::json: true, false, or nullopt where nlohmann is
 /// stricter than the grammar (a number beyond the range of a double, which the engine reads as
 /// text and may rightly accept). A NUL byte, never valid JSON, would stop nlohmann's reader.
+/// A leading UTF-8 byte-order mark, which nlohmann skips, is not JSON: RFC 8259 lets a reader
+/// ignore or refuse it, and the engine refuses it (docs/decisions.md, "byte-order mark").
 inline std::optional<bool> is_json(std::string_view text) {
   if (text.find('\0') != std::string_view::npos) return false;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") return false;
   if (nlohmann::json::accept(text.begin(), text.end())) return true;
   try {
     (void)nlohmann::json::parse(text.begin(), text.end());

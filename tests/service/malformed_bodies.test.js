@@ -85,6 +85,8 @@ const NAMED = [
   '{"a":"\\u12"}', '{"a":"\\u12G4"}', '{"a":"\\ud800"}', '{"a":"\\udc00"}', '{"a":"\\ud83d\\u0041"}',
   '{"a":"line\nbreak"}', '{"a":"tab\there"}', '{"a":"open', '{"a":"open\\', '{} {}', '{} x', '{}}',
   '[]', '1', 'null', '"items"', 'true', '\u00e9', '{"items":[]}\u0000',
+  // A UTF-8 byte-order mark (a JS string with U+FEFF reaches every face as the bytes EF BB BF).
+  '\ufeff{}', '\ufeff2', '\ufeff{"items":[]}', ' \ufeff{}', '{"items":[]}\ufeff', '{"handoff":"\ufeffpickup"}',
   // Depth: 64 levels are read, 65 are refused, wherever they are.
   `{"x":${deep(63)}}`, `{"x":${deep(64)}}`, `[${deep(63)}]`, deep(65), deep(1000),
   `{"items":[{"modifiers":[{"x":${deep(60)}}]}]}`, `{"items":[{"modifiers":[{"x":${deep(61)}}]}]}`,
@@ -114,7 +116,6 @@ const NOT_UTF8 = [
   Buffer.from('{"handoff":"\xc3"}', 'latin1'),
   Buffer.from('{"x":"\xed\xa0\x80"}', 'latin1'),
   Buffer.from('{"x":"\xc0\xaf"}', 'latin1'),
-  Buffer.from('\xef\xbb\xbf{}', 'latin1'),
   Buffer.from('{"x":1}\xff', 'latin1'),
   Buffer.from('{\xff:1}', 'latin1'),
 ];
@@ -281,6 +282,9 @@ test('a syntax error is named in the engine\'s words with its byte offset, on ev
     [Buffer.from('{"handoff":"caf\xff"}', 'latin1'), 'request body is not valid JSON: invalid UTF-8 in string at offset 15'],
     [Buffer.from('{"x":1}\x01', 'latin1'), 'request body is not valid JSON: unexpected text after the JSON value at offset 7'],
     ['{"a":\u0001}', 'request body is not valid JSON: unexpected byte 0x01 at offset 5'],
+    // A byte-order mark, as bytes and as a string: refused and named (docs/reference.md).
+    [Buffer.from('\xef\xbb\xbf{}', 'latin1'), 'request body is not valid JSON: unexpected byte-order mark (U+FEFF) at offset 0'],
+    ['\ufeff{"items":[]}', 'request body is not valid JSON: unexpected byte-order mark (U+FEFF) at offset 0'],
     [deep(65), 'request body nests deeper than 64 levels at offset 64'],
     [`{"items":5,"x":${deep(64)}}`, 'request body nests deeper than 64 levels at offset 78'],
   ];
