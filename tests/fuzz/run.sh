@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (the "fuzz" CMake preset: clang, ASan + UBSan) and runs each for a
 # bounded time, starting from its seed corpus. Exits non-zero when any target finds a crash, a
-# sanitizer report or a failed check; the input is saved under build/fuzz/artifacts/<target>/.
+# sanitizer report or a failed check; the input is saved under build/<preset>/artifacts/<target>/.
 #
 #   tests/fuzz/run.sh [target...]         targets: request snapshot decimal instant posix_tz
 #   FUZZ_SECONDS=300 tests/fuzz/run.sh    time per target (default: 10 when CI=true, else 60)
+#   FUZZ_RUNS=10000000 tests/fuzz/run.sh  stop each target after that many executions instead
+#   FUZZ_PRESET=fuzz-throughput ...       the build without sanitizers (several times the
+#                                         executions per second); its working corpus is then
+#                                         replayed through the sanitizer build ("fuzz") as well
 #
 # Every crash becomes a regression: copy the artifact into tests/fuzz/regressions/<target>/;
 # ctest (fuzz_replay_<target>) replays those files and the seed corpus in every native build.
@@ -18,6 +22,17 @@ targets=("$@")
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 if [[ "${CI:-}" == true ]]; then default_seconds=10; else default_seconds=60; fi
 seconds=${FUZZ_SECONDS:-$default_seconds}
+runs=${FUZZ_RUNS:-}
+preset=${FUZZ_PRESET:-fuzz}
+case $preset in
+  fuzz | fuzz-throughput) ;;
+  *) echo "fuzz: FUZZ_PRESET must be fuzz or fuzz-throughput, not $preset" >&2; exit 2 ;;
+esac
+if [[ -n "$runs" && ! "$runs" =~ ^[1-9][0-9]*$ ]]; then
+  echo "fuzz: FUZZ_RUNS must be a positive number of executions, not $runs" >&2
+  exit 2
+fi
+if [[ -n "$runs" ]]; then budget="$runs executions"; else budget="${seconds}s"; fi
 
 if ! command -v clang++ >/dev/null; then
   echo "fuzz: clang++ not found (apt-get install -y clang-14 libclang-rt-14-dev)" >&2
@@ -33,8 +48,12 @@ if ! clang++ -fsanitize=fuzzer,address,undefined "$probe_dir/probe.cpp" -o "$pro
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake --preset fuzz >/dev/null  # cheap when configured; repairs a half-configured tree
-cmake --build --preset fuzz --parallel "$jobs" >/dev/null
+presets=(fuzz)
+[[ "$preset" == fuzz ]] || presets+=("$preset")
+for p in "${presets[@]}"; do
+  cmake --preset "$p" >/dev/null  # cheap when configured; repairs a half-configured tree
+  cmake --build --preset "$p" --parallel "$jobs" >/dev/null
+done
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -42,40 +61,54 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 failed=()
 summary=()
 for target in "${targets[@]}"; do
-  binary=build/fuzz/tests/fuzz/lq_fuzz_$target
+  binary=build/$preset/tests/fuzz/lq_fuzz_$target
   seeds=tests/fuzz/corpus/$target
   [[ -x "$binary" && -d "$seeds" ]] || { echo "fuzz: unknown target $target" >&2; exit 2; }
-  work=build/fuzz/corpus/$target           # grows across runs; seeds stay untouched
-  artifacts=build/fuzz/artifacts/$target/
+  work=build/$preset/corpus/$target        # grows across runs; seeds stay untouched
+  artifacts=build/$preset/artifacts/$target/
   mkdir -p "$work" "$artifacts"
-  options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
-    -artifact_prefix="$artifacts")
+  options=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts")
+  if [[ -n "$runs" ]]; then options+=(-runs="$runs"); else options+=(-max_total_time="$seconds"); fi
   case $target in
     request | snapshot) options+=(-dict=tests/fuzz/json.dict -max_len=16384) ;;
     *) options+=(-max_len=256) ;;
   esac
-  log=build/fuzz/$target.log
-  echo "fuzz: $target for ${seconds}s"
+  log=build/$preset/$target.log
+  echo "fuzz: $target for $budget ($preset)"
   status=0
   inputs=("$work" "$seeds")
   # git keeps no empty folder, and libFuzzer stops at a missing one.
   [[ -d tests/fuzz/regressions/$target ]] && inputs+=(tests/fuzz/regressions/"$target")
+  started=$SECONDS
   "$binary" "${options[@]}" "${inputs[@]}" >"$log" 2>&1 || status=$?
-  runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo '?')
-  coverage=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1 || true)
+  # A run without sanitizers sees no memory error that does not crash: its whole working corpus
+  # (every input that reached new code) goes through the sanitizer build too.
+  if ((status == 0)) && [[ "$preset" != fuzz ]]; then
+    echo "fuzz: $target, its corpus under ASan + UBSan" >>"$log"
+    build/fuzz/tests/fuzz/lq_fuzz_$target -runs=0 -timeout=10 -rss_limit_mb=2048 \
+      -artifact_prefix="$artifacts" "$work" >>"$log" 2>&1 || status=$?
+  fi
+  wall=$((SECONDS - started))
+  executed=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | head -1 | grep -oE '[0-9]+$' || echo '?')
+  rate=$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | head -1 | grep -oE '[0-9]+$' || echo '?')
+  coverage=$(grep -E 'DONE' "$log" | head -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)
   corpus=$(find "$work" -type f | wc -l)
-  if ((status != 0)); then
+  figures="$executed execs, $rate exec/s, ${wall}s, $coverage, corpus $corpus"
+  if grep -q 'libFuzzer: run interrupted' "$log"; then
     failed+=("$target")
-    summary+=("$(printf '%-9s FAIL  %s execs, %s, corpus %s; see %s' "$target" "$runs" "$coverage" "$corpus" "$log")")
+    summary+=("$(printf '%-9s STOP  %s (interrupted, no finding)' "$target" "$figures")")
+  elif ((status != 0)); then
+    failed+=("$target")
+    summary+=("$(printf '%-9s FAIL  %s; see %s' "$target" "$figures" "$log")")
     grep -E 'ERROR|fuzz check failed|runtime error|Test unit written' "$log" | head -20 >&2 || true
   else
-    summary+=("$(printf '%-9s ok    %s execs, %s, corpus %s' "$target" "$runs" "$coverage" "$corpus")")
+    summary+=("$(printf '%-9s ok    %s' "$target" "$figures")")
   fi
 done
 
-echo "fuzz summary (${seconds}s per target):"
+echo "fuzz summary ($budget per target, $preset):"
 printf '  %s\n' "${summary[@]}"
 if ((${#failed[@]})); then
-  echo "fuzz: crashes in ${failed[*]}; inputs under build/fuzz/artifacts/" >&2
+  echo "fuzz: findings (or an interrupted run) in ${failed[*]}; inputs under build/$preset/artifacts/" >&2
   exit 1
 fi
