@@ -42,6 +42,7 @@ const PRECACHE = [
   '../../web/http/loyalty_client.js',
   '../../web/http/sandbox_client.js',
   '../../web/http/retry_backoff.js',
+  '../../web/http/time_limit.js',
   '../../web/snapshots/snapshot_store.js',
   '../../web/storage/platform_storage.js',
   '../../web/storage/durable_file.js',

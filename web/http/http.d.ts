@@ -74,14 +74,18 @@ export interface LoyaltyClientOptions {
   /**
    * Sent as `Authorization: Bearer <accessToken>`: the token, or a function (sync or async)
    * giving the current one, called for each request (a refreshed token needs no new client). A
-   * function that throws or gives no string fails the request with NETWORK_ERROR (nothing sent).
+   * function that throws, gives no string or gives nothing within timeoutMs fails the request
+   * with NETWORK_ERROR (nothing sent).
    */
   accessToken: string | (() => string | Promise<string>);
   /** Sent as `Merchant-Key`. */
   merchantKey: string;
   /** Default: globalThis.fetch, looked up at each call. */
   fetch?: FetchLike;
-  /** Per request; default 10000. A request without an answer by then fails with TIMEOUT. */
+  /**
+   * Per request; default 10000. A request without an answer by then fails with TIMEOUT. Also the
+   * bound of one call of the token function, and of HybridQualifier's credentialsFor.
+   */
   timeoutMs?: number;
 }
 
@@ -132,7 +136,9 @@ export declare class LoyaltyClient {
    * key is the full SHA-256 of the credentials).
    */
   readonly identity: string;
-  /** The current token (the string, or what the token function gives now). */
+  /** The timeoutMs option (default 10000). */
+  readonly timeoutMs: number;
+  /** The current token (the string, or what the token function gives within timeoutMs). */
   accessToken(): Promise<string>;
   /** { baseUrl, merchantKey, accessToken } as they are now (the token included: a secret). */
   credentials(): Promise<ReplayCredentials>;

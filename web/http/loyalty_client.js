@@ -3,6 +3,7 @@
 // network failure and a timeout get their own codes. Runs in Node >= 18 and in browsers.
 import { toJsonText } from '../engine/json_text.js';
 import { QualifyError } from '../engine/qualify_error.js';
+import { withinTime } from './time_limit.js';
 
 /** QualifyError code of a request that reached no service (refused, DNS, offline, CORS). */
 export const NETWORK_ERROR = 0;
@@ -144,6 +145,11 @@ export class ServiceEndpoint {
     return this.#url;
   }
 
+  /** How long one request (or a token function) may take, in milliseconds. */
+  get timeoutMs() {
+    return this.#timeoutMs;
+  }
+
   /** `method path` with the fixed headers (plus `headers`); JSON `body` text when given. */
   request(method, path, { body, signal, headers, exchange } = {}) {
     const all = { ...this.#headers, ...headers };
@@ -261,11 +267,25 @@ export class LoyaltyClient {
     return this.#identity;
   }
 
-  /** The current token: the string, or what the token function gives now. */
+  /** How long one request, or one call of the token function, may take (the timeoutMs option). */
+  get timeoutMs() {
+    return this.#endpoint.timeoutMs;
+  }
+
+  /**
+   * The current token: the string, or what the token function gives now (within timeoutMs: a
+   * function that never settles fails like one that throws).
+   */
   async accessToken() {
     let token;
     try {
-      token = typeof this.#accessToken === 'function' ? await this.#accessToken() : this.#accessToken;
+      if (typeof this.#accessToken === 'function') {
+        const given = Promise.resolve().then(() => this.#accessToken());
+        const late = () => new Error(`it gave no token within ${this.timeoutMs} ms`);
+        token = await withinTime(given, this.timeoutMs, late);
+      } else {
+        token = this.#accessToken;
+      }
     } catch (e) {
       const error = new QualifyError(NETWORK_ERROR, `no access token: accessToken() failed (${e?.message ?? e})`);
       error.cause = e;

@@ -82,8 +82,11 @@ export interface HybridQualifierOptions {
    */
   onOrderSettled?: (order: PendingOrder, outcome: CheckoutOutcome) => void;
   /**
-   * The credentials that replay an order (sync or async), or null for the default: the guest on
-   * screen's client for their own orders, else those stored with the order.
+   * The credentials that replay an order (sync or async, within the client's timeoutMs), or null
+   * for the default: the guest on screen's client for their own orders, else those stored with
+   * the order. Whatever credentials replay an order are first proven to be its guest's: their
+   * account read (once per credentials) must name the order's merchant and user; credentials of
+   * anyone else leave the order queued, its lastError naming whose they are.
    */
   credentialsFor?: (order: PendingOrder) => ReplayCredentials | null | Promise<ReplayCredentials | null>;
   /**

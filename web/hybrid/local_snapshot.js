@@ -2,7 +2,8 @@
 // option, else a stored one, else the service's), answered from at once, refreshed in the
 // background past maxAgeMs (conditionally, with its ETag; failures back off), stored after each
 // load. Snapshots outlive outages: a failed refresh never removes one; past maxStaleMs answers
-// stop (503).
+// stop (503). A snapshot is its guest's: when the client's token comes to belong to someone else
+// (a token function that now gives another guest's), the next answer loads that guest's first.
 import { QualifyError } from '../engine/qualify_error.js';
 import { snapshotFromAccount } from '../account/snapshot_from_account.js';
 import { isServiceUnavailable } from '../http/loyalty_client.js';
@@ -41,6 +42,10 @@ export class LocalSnapshot {
   #refreshing = null;
   #refreshBackoff;
   #disposed = false;
+  // The credentials (base URL, merchant key, token as JSON) the snapshot in hand was read with.
+  #loadedFor = null;
+  // Set when the guest changed: only the service's account read (no stored entry) until one succeeds.
+  #mustRead = false;
 
   /**
    * Options as HybridQualifier's (checked), with engine: engineFactory()'s { create, release }
@@ -64,16 +69,50 @@ export class LocalSnapshot {
     this.#accountRead = accountShape === 'loyalty-api' ? accountReadOf(context) : null;
   }
 
-  /** Loads a snapshot once (see HybridQualifier.ready()). */
+  /**
+   * Loads a snapshot once (see HybridQualifier.ready()), and again when the client's credentials
+   * now belong to another guest: the snapshot in hand is dropped and the new guest's loaded.
+   */
   ready() {
     this.#live();
-    if (this.#qualifier !== null) return Promise.resolve();
     if (this.#loading === null) {
-      this.#loading = this.#load().finally(() => {
+      this.#loading = this.#ensure().finally(() => {
         this.#loading = null;
       });
     }
     return this.#loading;
+  }
+
+  /** The account read with `client` (the order path's proof of whose credentials they are), as a snapshot. */
+  async accountSnapshot(client) {
+    return this.#snapshotOf(await (this.#accountRead ? client.account(this.#accountRead) : client.account()));
+  }
+
+  async #ensure() {
+    if (this.#snapshot !== null && this.#qualifier !== null) {
+      const now = await this.#credentialsNow();
+      if (now === null || this.#loadedFor === null || now === this.#loadedFor) {
+        this.#loadedFor ??= now;
+        return;
+      }
+      // The token is another guest's now: nothing of the one in hand may be shown or used.
+      this.#snapshot = null;
+      this.#etag = null;
+      this.#savedAt = 0;
+      this.#mustRead = this.#storeKey !== null; // a fixed store key holds the previous guest's
+    }
+    await this.#load();
+  }
+
+  // The client's credentials now as JSON, or null (a client without them, or no token now).
+  async #credentialsNow() {
+    if (typeof this.#client.credentials !== 'function') return null;
+    try {
+      const { baseUrl, merchantKey, accessToken } = await this.#client.credentials();
+      return JSON.stringify([baseUrl, merchantKey, accessToken]);
+    } catch {
+      return null;
+    }
   }
 
   /** Fetches the account snapshot now (see HybridQualifier.refresh()). */
@@ -94,7 +133,7 @@ export class LocalSnapshot {
 
   /** The snapshot in use: when it was saved (epoch ms), its age and whether it is expired; or null. */
   info() {
-    if (this.#qualifier === null) return null;
+    if (this.#qualifier === null || this.#snapshot === null) return null;
     const ageMs = this.#now() - this.#savedAt;
     return { savedAt: this.#savedAt, ageMs, expired: ageMs > this.#maxAgeMs };
   }
@@ -119,7 +158,7 @@ export class LocalSnapshot {
 
   /** The local engine's discount for an offer on a request (for the offline policy), or null. */
   async localDiscount(request, offer) {
-    if (this.#qualifier === null || this.#now() - this.#savedAt > this.#maxStaleMs) return null;
+    if (this.#qualifier === null || this.#snapshot === null || this.#now() - this.#savedAt > this.#maxStaleMs) return null;
     try {
       const entry = (await this.#qualifier.explain(request)).entries.find((e) => e.kind === offer.kind && e.id === offer.id && e.qualifies);
       return entry?.discount ?? null;
@@ -152,6 +191,7 @@ export class LocalSnapshot {
   }
 
   async #load() {
+    this.#loadedFor = await this.#credentialsNow();
     if (this.#initialSnapshot !== null) {
       const snapshot = this.#initialSnapshot;
       this.#initialSnapshot = null;
@@ -159,8 +199,8 @@ export class LocalSnapshot {
       await this.#save(snapshot);
       return;
     }
-    const stored = await this.#loadStored();
-    if (stored !== null && this.#qualifier !== null) {
+    const stored = this.#mustRead ? null : await this.#loadStored();
+    if (stored !== null && this.#snapshot !== null) {
       if (this.#now() - stored.savedAt > this.#maxAgeMs) this.#refreshInBackground();
       return;
     }
@@ -195,6 +235,7 @@ export class LocalSnapshot {
   }
 
   async #fetchSnapshot() {
+    const readWith = await this.#credentialsNow();
     let fetched;
     try {
       fetched = await this.#fetchAccount();
@@ -210,6 +251,8 @@ export class LocalSnapshot {
     }
     const snapshot = this.#snapshotOf(fetched.body);
     await this.#use(snapshot, this.#now());
+    this.#loadedFor = readWith;
+    this.#mustRead = false;
     this.#etag = fetched.etag;
     await this.#save(snapshot);
     return snapshot;
@@ -218,11 +261,11 @@ export class LocalSnapshot {
   // GET /api/account, with If-None-Match when the client can send it and a snapshot is in hand.
   async #fetchAccount() {
     if (typeof this.#client.accountIfChanged === 'function') {
-      const etag = this.#qualifier !== null ? this.#etag : null;
+      const etag = this.#snapshot !== null ? this.#etag : null;
       const answer = await (this.#accountRead
         ? this.#client.accountIfChanged(etag, this.#accountRead)
         : this.#client.accountIfChanged(etag));
-      if (answer.notModified && this.#qualifier !== null) return { notModified: true };
+      if (answer.notModified && this.#snapshot !== null) return { notModified: true };
       if (!answer.notModified) return { notModified: false, body: answer.snapshot, etag: answer.etag ?? null };
     }
     const body = await (this.#accountRead ? this.#client.account(this.#accountRead) : this.#client.account());

@@ -5,10 +5,10 @@
 // checkout never rejects. Whose order it is and which client replays it come from an OrderGuest.
 // HybridQualifier owns one OrderCheckout (internal module).
 import { sameJson } from '../storage/json_equality.js';
-import { checkBasketId, newBasketId } from './basket_id.js';
+import { checkBasketId, derivedBasketId, newBasketId } from './basket_id.js';
 import { basketIdInUse, describeError, notPlaced, ownerUnknown, queuedOutcome } from './order_outcome.js';
 import { OrderReplay } from './order_replay.js';
-import { checkOffer, checkRequest, isGuestsOrder, newOrder, requestOf } from './order_record.js';
+import { UNRESOLVED_OWNER, checkOffer, checkRequest, isGuestsOrder, keyOf, newOrder, requestOf } from './order_record.js';
 
 export class OrderCheckout {
   #outbox;
@@ -49,22 +49,19 @@ export class OrderCheckout {
     // No token now: the order is replayed by its guest's client.
     const credentials = this.#storeCredentials ? await this.#guest.credentials() : null;
     if (me === null && credentials === null) throw ownerUnknown();
-    let orders;
+    let existing;
     try {
-      orders = await this.#outbox.list();
+      existing = await this.#existing(basketId, me, credentials);
     } catch (e) {
       throw notPlaced(e);
     }
-    const existing = orders.find(
-      (o) => isGuestsOrder(o, me, credentials) && (o.basketId === basketId || o.derivedFrom?.basketId === basketId),
-    );
     let order;
     if (existing) {
       const existingOffer = existing.derivedFrom ? existing.derivedFrom.offer : existing.requestedOffer ?? null;
       if (!sameJson(requestOf(existing), body) || !sameJson(existingOffer ?? null, offer)) throw basketIdInUse(basketId);
       order = existing;
     } else {
-      order = newOrder({ owner: me, basketId, request: body, offer, replay: credentials, queued: orders });
+      order = newOrder({ owner: me, basketId, request: body, offer, replay: credentials });
       try {
         // Written before it is sent: from now on it is never lost, whatever happens to the answer.
         await this.#outbox.put(order);
@@ -73,20 +70,34 @@ export class OrderCheckout {
       }
     }
     // Durably queued: from here on checkout never rejects (a failure is a 'queued' outcome).
-    let outcomes;
+    // Only this order is sent now: the others wait for the replay (and never hold this one back).
     try {
-      outcomes = await this.#replay.run();
+      return await this.#replay.one(order);
     } catch (e) {
       order.lastError = `the replay failed: ${describeError(e)}`;
       return queuedOutcome(order);
     }
-    const outcome = outcomes.find(
-      (o) => o.owner === order.owner && (o.outcome.basketId === order.basketId || o.outcome.originalBasketId === basketId),
-    )?.outcome;
-    if (outcome) return outcome;
-    // Not in this replay: decided by another replayer meanwhile, or skipped.
-    const left = (await this.#replay.listQuietly()).find((o) => o.owner === order.owner && o.basketId === order.basketId);
-    return queuedOutcome(left ?? { ...order, lastError: 'being decided by another replay' });
+  }
+
+  // The guest's pending order with this basket id (or the sale derived from it), or null: looked
+  // up by key (outbox.get) when the outbox can, so a checkout reads no other order.
+  async #existing(basketId, me, credentials) {
+    const derived = await derivedBasketId(basketId);
+    const owners = [...(me === null ? [] : [me.owner]), UNRESOLVED_OWNER];
+    const keys = owners.flatMap((owner) => [{ owner, basketId }, { owner, basketId: derived }]);
+    let found;
+    if (typeof this.#outbox.get === 'function') {
+      found = [];
+      for (const key of keys) found.push(await this.#outbox.get(key));
+    } else {
+      const wanted = new Set(keys.map(keyOf));
+      found = (await this.#outbox.list()).filter((o) => wanted.has(keyOf(o)));
+    }
+    return (
+      found.find(
+        (o) => o && isGuestsOrder(o, me, credentials) && (o.basketId === basketId || o.derivedFrom?.basketId === basketId),
+      ) ?? null
+    );
   }
 
   /** The orders of the guest on screen (all: every order on the device) not decided yet, oldest first. */

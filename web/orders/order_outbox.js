@@ -4,7 +4,8 @@
 // records by (owner, basketId); list() gives them in the order they were queued (`sequence`).
 // An entry that cannot be read as an order is moved to quarantine and reported by damaged(),
 // never returned, never dropped, never in the way of the other orders. exclusive(fn) runs the
-// replay under the outbox's lock (outbox_lock.js). Every method may return a value or a Promise.
+// replay under the outbox's lock (outbox_lock.js); get(key) reads one order (a checkout costs the
+// same however many orders wait). Every method may return a value or a Promise.
 // The Node file outbox loads node:fs and node:crypto only when used.
 
 import { writeFileDurably } from '../storage/durable_file.js';
@@ -41,6 +42,7 @@ export function memoryOrderOutbox() {
   return {
     kind: 'memory',
     list: () => [...orders.values()].map((order) => structuredClone(order)).sort(bySequence),
+    get: (key) => (orders.has(keyOf(key)) ? structuredClone(orders.get(keyOf(key))) : null),
     put: (order) => {
       const checked = checkOrder(order);
       orders.set(keyOf(checked), checked);
@@ -124,6 +126,10 @@ export function indexedDbOrderOutbox({
     },
     remove: async (order) => {
       await run('readwrite', (store) => store.delete([order.owner, order.basketId]));
+    },
+    get: async ({ owner, basketId }) => {
+      const [value] = await run('readonly', (store) => [store.get([owner, basketId])]);
+      return value !== undefined && keyProblem([owner, basketId], value) === null ? structuredClone(value) : null;
     },
     damaged: async () => {
       await list(); // quarantines what is damaged now
@@ -236,12 +242,15 @@ async function readEntry(fs, folder, name) {
  * readable order moves to `directory`/quarantine/<quarantinedAt>-<tag>/ beside a reason.json.
  * exclusive(fn) holds the lock directory `directory`/replay.lock (outbox_lock.js).
  */
-export function fileOrderOutbox({ directory } = {}) {
+export function fileOrderOutbox({ directory, staleMs } = {}) {
   if (typeof directory !== 'string' || directory.length === 0) {
     throw new TypeError('fileOrderOutbox needs { directory }');
   }
+  if (staleMs !== undefined && !(typeof staleMs === 'number' && staleMs > 0 && Number.isFinite(staleMs))) {
+    throw new TypeError('staleMs must be a positive number of milliseconds');
+  }
   const folder = directory.replace(/[\\/]+$/, '');
-  const lock = directoryLock(folder);
+  const lock = directoryLock(folder, { staleMs });
   // Entries that could not be moved to quarantine (e.g. a read-only directory): reported, skipped.
   const unmovable = new Map();
 
@@ -306,6 +315,15 @@ export function fileOrderOutbox({ directory } = {}) {
         const fs = await nodeFs();
         await fs.rm(`${folder}/${old}`, { force: true }).catch(() => {}); // list() prefers the new one anyway
       }
+    },
+    get: async (key) => {
+      const fs = await nodeFs();
+      for (const name of [await fileNameOf(key), firstLayoutNameOf(key)]) {
+        const entry = name === null ? null : await readEntry(fs, folder, name);
+        const order = entry?.order;
+        if (order !== undefined && order.owner === key.owner && order.basketId === key.basketId) return order;
+      }
+      return null; // absent (or damaged: list() quarantines it)
     },
     remove: async (order) => {
       const fs = await nodeFs();

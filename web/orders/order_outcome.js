@@ -102,3 +102,31 @@ export function billedOutcome(order, answer) {
   if (answer && typeof answer === 'object' && Object.hasOwn(answer, 'offer')) billed.offer = answer.offer;
   return billed;
 }
+
+/**
+ * Whether the service's answer to POST /api/baskets says it billed basket `basketId`: only the
+ * basket itself, with this id and state 'billed'. Anything else (an empty answer, a 204, an
+ * array, another basket) leaves the order's outcome unknown.
+ */
+export function isBilledAnswer(answer, basketId) {
+  return answer !== null && typeof answer === 'object' && !Array.isArray(answer) && answer.id === basketId && answer.state === 'billed';
+}
+
+/** lastError of an order whose answer was not the billed basket. */
+export function unknownAnswer(answer, basketId) {
+  let what;
+  if (answer === undefined) what = 'an empty answer';
+  else if (answer === null || typeof answer !== 'object') what = `${JSON.stringify(answer)}`;
+  else if (Array.isArray(answer)) what = 'an array, not the basket';
+  else if (answer.id !== basketId) what = `basket ${JSON.stringify(answer.id ?? null)}, not ${basketId}`;
+  else what = `state ${JSON.stringify(answer.state ?? null)}, not "billed"`;
+  return `the service answered with ${what}: that does not say this order was billed, so it is sent again with the same basket id`;
+}
+
+/** lastError of an order left by a replayer whose replay lock was taken over. */
+export const LOCK_LOST =
+  'this replay was paused longer than the replay lock allows and another replayer took the lock over: that one decides this order';
+
+/** lastError of an order not sent because its service gave no answer to an earlier one. */
+export const behindUnanswered = (service, reason) =>
+  `not sent: the service at ${service} gave no answer to an earlier order of this replay (${reason}); it is sent at the next replay`;

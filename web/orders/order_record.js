@@ -21,7 +21,7 @@ export function ownerOfSnapshot(snapshot) {
 
 // An order queued before its guest's account could be read (the first checkout of a guest during
 // an outage): its owner is settled by the first client with the same credentials that knows it.
-const UNRESOLVED_OWNER = ownerOf(null, null);
+export const UNRESOLVED_OWNER = ownerOf(null, null);
 
 // Orders of the previous layout: owner = a 32-bit fingerprint of (base URL, merchant key, token),
 // no stored credentials. A fingerprint is not an identity (collisions were found), so no client
@@ -31,8 +31,15 @@ export const isLegacy = (order) => !order.owner.startsWith('[');
 export const isUnresolved = (order) => order.owner === UNRESOLVED_OWNER;
 /** An order's identity in the outbox: (owner, basket id). */
 export const keyOf = (order) => JSON.stringify([order.owner, order.basketId]);
-export const sameCredentials = (a, b) =>
-  a != null && b != null && a.baseUrl === b.baseUrl && a.merchantKey === b.merchantKey && a.accessToken === b.accessToken;
+/** The same guest's credentials: the same merchant key and token, at whatever base URL the service moved to. */
+export const sameGuestCredentials = (a, b) => a != null && b != null && a.merchantKey === b.merchantKey && a.accessToken === b.accessToken;
+
+let lastSequence = 0;
+/** The next order's sequence: increasing in this process, after every order of earlier runs (epoch ms). */
+export function nextSequence() {
+  lastSequence = Math.max(Date.now(), lastSequence + 1);
+  return lastSequence;
+}
 
 /** The qualifying body of an order as checkout() was given it. */
 export function requestOf(order) {
@@ -82,16 +89,16 @@ export function billingBody(request, offer, basketId) {
 }
 
 /**
- * A new order of `owner` ({ owner, merchantId, userId } or null: not known yet), queued after the
- * orders `queued`; `replay`: the credentials stored with it, or null.
+ * A new order of `owner` ({ owner, merchantId, userId } or null: not known yet), queued after
+ * every order before it (nextSequence()); `replay`: the credentials stored with it, or null.
  */
-export function newOrder({ owner, basketId, request, offer, replay, queued }) {
+export function newOrder({ owner, basketId, request, offer, replay }) {
   const order = {
     owner: owner?.owner ?? UNRESOLVED_OWNER,
     merchantId: owner?.merchantId ?? null,
     userId: owner?.userId ?? null,
     basketId,
-    sequence: queued.reduce((max, o) => Math.max(max, o.sequence), 0) + 1,
+    sequence: nextSequence(),
     queuedAt: Date.now(),
     request,
     body: billingBody(request, offer, basketId),
@@ -136,10 +143,11 @@ export function adoptedOrder(order, owner, credentials) {
 
 /**
  * Whether `order` is the guest's on screen (`me`: { owner } or null): its owner; or, not known
- * yet (queued before the account could be read), placed with exactly these `credentials`.
+ * yet (queued before the account could be read), placed with these `credentials`' merchant key
+ * and token (at any base URL).
  */
 export function isGuestsOrder(order, me, credentials) {
   if (me !== null && order.owner === me.owner) return true;
-  if (isUnresolved(order)) return sameCredentials(order.replay, credentials);
+  if (isUnresolved(order)) return sameGuestCredentials(order.replay, credentials);
   return false;
 }

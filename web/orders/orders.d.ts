@@ -34,8 +34,9 @@ export interface PendingOrder {
   attempts: number;
   lastAttemptAt?: number;
   /**
-   * Why the last attempt stayed undecided: no answer, or (after an attempt without an answer) a
-   * 4xx other than 400 that does not say whether the order was billed, e.g. a 409.
+   * Why it waits: no answer, a 5xx, an answer that is not this basket billed, (after an attempt
+   * without an answer) a 4xx other than 400 that does not say whether it was billed (e.g. a 409),
+   * no credentials proven to be its guest's, or the service giving no answer to an earlier order.
    */
   lastError: string | null;
   // What checkout stores besides the outbox's own fields (the outbox keeps them as given).
@@ -82,14 +83,25 @@ export interface OrderOutbox {
    */
   put(order: PendingOrder): void | Promise<void>;
   remove(order: Pick<PendingOrder, 'owner' | 'basketId'>): void | Promise<void>;
+  /**
+   * The order with this (owner, basketId), or null (the built-in outboxes have it). With it, a
+   * checkout reads only its own order, however many wait; without it, checkout lists them all.
+   */
+  get?(key: Pick<PendingOrder, 'owner' | 'basketId'>): PendingOrder | null | Promise<PendingOrder | null>;
   /** The quarantined entries, oldest first (the built-in outboxes always have it). */
   damaged?(): DamagedOrder[] | Promise<DamagedOrder[]>;
   /**
    * Runs fn() while holding the outbox's replay lock and settles with fn's result. Without it,
-   * replays are one at a time in this process only.
+   * replays are one at a time in this process only. A lock that can be lost passes fn a lease:
+   * the replay asks lease.held() before each send, settle and write, and stops once it is false.
    */
-  exclusive?<T>(fn: () => T | Promise<T>): Promise<T>;
+  exclusive?<T>(fn: (lease?: ReplayLease) => T | Promise<T>): Promise<T>;
   readonly kind?: string;
+}
+
+/** Whether a replay lock is still its holder's (false once another replayer took it over). */
+export interface ReplayLease {
+  held(): Promise<boolean>;
 }
 
 /** The built-in outboxes: quarantine and a replay lock included. */
@@ -99,14 +111,17 @@ export interface LockingOrderOutbox extends OrderOutbox {
    * memory: one at a time in this process; IndexedDB: navigator.locks
    * "loyalty-qualifier-outbox:<databaseName>/<storeName>" across tabs and workers (this realm
    * only without navigator.locks); file: the lock directory `<directory>/replay.lock` across
-   * processes, taken over at once when its holder ran on this host and is gone, else after 30 s
-   * without its heartbeat. Not re-entrant: fn must not call exclusive() of the same outbox.
+   * processes: a holder on this host is taken over exactly when its process is gone (never while
+   * it lives, even stopped), a holder on another host after `staleMs` (default 30 s) without its
+   * heartbeat. Not re-entrant: fn must not call exclusive() of the same outbox.
    */
-  exclusive<T>(fn: () => T | Promise<T>): Promise<T>;
+  exclusive<T>(fn: (lease: ReplayLease) => T | Promise<T>): Promise<T>;
+  get(key: Pick<PendingOrder, 'owner' | 'basketId'>): PendingOrder | null | Promise<PendingOrder | null>;
 }
 
 export interface MemoryOrderOutbox extends LockingOrderOutbox {
   list(): PendingOrder[];
+  get(key: Pick<PendingOrder, 'owner' | 'basketId'>): PendingOrder | null;
   put(order: PendingOrder): void;
   remove(order: Pick<PendingOrder, 'owner' | 'basketId'>): void;
   /** Always empty: every order was checked when put. */
@@ -140,7 +155,11 @@ export function indexedDbOrderOutbox(options?: {
  * are still read and removed), written to a temporary file, synced, renamed (the directory synced
  * too). Damaged entries move to `<directory>/quarantine/`.
  */
-export function fileOrderOutbox(options: { directory: string }): FileOrderOutbox;
+export function fileOrderOutbox(options: {
+  directory: string;
+  /** How long a replay lock held on another host may stay untouched before it is taken over; default 30000. */
+  staleMs?: number;
+}): FileOrderOutbox;
 /** IndexedDB, else (Node) files under ~/.local/state/loyalty-qualifier/orders, else memory. */
 export function defaultOrderOutbox(options?: { directory?: string }): LockingOrderOutbox;
 

@@ -2,15 +2,21 @@
 // outbox's orders. Three holders: this JavaScript realm only (the memory outbox, and any outbox
 // when nothing better exists), navigator.locks across the tabs and workers of an origin (the
 // IndexedDB outbox), and a lock directory beside the order files across the processes of a machine
-// (the file outbox), recovered when its holder died. Browser-safe to import: node:fs, node:os and
-// node:crypto are loaded only when a lock directory is used.
+// (the file outbox), recovered when its holder died (never while its process is alive on this
+// host). A lock directory can still be lost (a holder on another host, silent past the staleness
+// time): exclusive(fn) gives fn a lease whose held() says whether the lock is still its own, which
+// the replay asks before each send, settle and write. Browser-safe to import: node:fs, node:os
+// and node:crypto are loaded only when a lock directory is used.
+
+/** The lease of a lock that cannot be lost (in-process, navigator.locks). */
+export const KEPT_LEASE = Object.freeze({ held: async () => true });
 
 /** `{ exclusive(fn) }`: runs fn() after every earlier caller's fn() settled, one at a time. */
 export function inProcessLock() {
   let tail = Promise.resolve();
   return {
     exclusive(fn) {
-      const result = tail.then(() => fn());
+      const result = tail.then(() => fn(KEPT_LEASE));
       tail = result.then(
         () => {},
         () => {},
@@ -30,7 +36,7 @@ export function webLock(name) {
     exclusive(fn) {
       const locks = globalThis.navigator?.locks;
       if (typeof locks?.request !== 'function') return local.exclusive(fn);
-      return locks.request(name, () => fn());
+      return locks.request(name, () => fn(KEPT_LEASE));
     },
   };
 }
@@ -47,6 +53,16 @@ const queues = new Map();
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// This boot of this machine (Linux), so that a holder of an earlier boot whose pid is now
+// another process's is known to be gone; null elsewhere.
+async function bootId(fs) {
+  try {
+    return (await fs.readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
+  } catch {
+    return null;
+  }
+}
+
 function isAlive(pid) {
   try {
     process.kill(pid, 0);
@@ -58,10 +74,12 @@ function isAlive(pid) {
 
 /**
  * Why the lock directory at `path` is stale (its holder is gone), or null while it is held (or
- * gone already). Stale: the holder recorded in it ran on this host and its process is dead, or
- * nobody touched it for `staleMs` (a live holder touches it every staleMs / 3).
+ * gone already). A holder recorded as running on this host (this boot) is stale exactly when its
+ * process is dead: a live one, even stopped (SIGSTOP) or swapped out, is never taken over.
+ * Another host's holder is stale when nobody touched the directory for `staleMs` (a live holder
+ * touches it every staleMs / 3).
  */
-async function staleness(fs, path, staleMs, host) {
+async function staleness(fs, path, staleMs, host, boot) {
   let info;
   try {
     info = await fs.stat(path);
@@ -75,8 +93,10 @@ async function staleness(fs, path, staleMs, host) {
   } catch {
     holder = null; // not written yet (its holder is between mkdir and writeFile), or garbled
   }
-  if (holder?.host === host && Number.isInteger(holder.pid) && holder.pid > 0 && !isAlive(holder.pid)) {
-    return `its holder, process ${holder.pid} on this host, is gone`;
+  if (holder?.host === host && Number.isInteger(holder.pid) && holder.pid > 0) {
+    if (holder.boot != null && boot !== null && holder.boot !== boot) return 'its holder ran before this host restarted';
+    if (!isAlive(holder.pid)) return `its holder, process ${holder.pid} on this host, is gone`;
+    return null;
   }
   const idle = Date.now() - info.mtimeMs;
   if (idle > staleMs) return `not touched for ${Math.round(idle)} ms`;
@@ -101,7 +121,7 @@ async function removeLock(fs, path, suffix) {
   await fs.rm(remains, { recursive: true, force: true });
 }
 
-async function breakStale(fs, path, staleMs, host, unique) {
+async function breakStale(fs, path, staleMs, host, boot, unique) {
   const breaker = `${path}.break`;
   try {
     await fs.mkdir(breaker);
@@ -113,7 +133,7 @@ async function breakStale(fs, path, staleMs, host, unique) {
     return;
   }
   try {
-    if ((await staleness(fs, path, staleMs, host)) === null) return;
+    if ((await staleness(fs, path, staleMs, host, boot)) === null) return;
     await removeLock(fs, path, `${unique()}.stale`);
   } finally {
     await fs.rm(breaker, { recursive: true, force: true });
@@ -122,7 +142,7 @@ async function breakStale(fs, path, staleMs, host, unique) {
 
 /**
  * Takes the lock directory at `path` (waiting while another holder has it) and returns
- * `release()`. The directory holds `holder.json` ({ pid, host, token, since }); a timer (unref'd:
+ * { held(), release() }. The directory holds `holder.json` ({ pid, host, boot, token, since }); a timer (unref'd:
  * it never keeps a process alive) touches the directory every staleMs / 3 while it is held.
  */
 async function acquire(path, parent, staleMs) {
@@ -131,6 +151,7 @@ async function acquire(path, parent, staleMs) {
   const { randomBytes } = await nodeModule('node:crypto');
   const unique = () => randomBytes(8).toString('hex');
   const host = os.hostname();
+  const boot = await bootId(fs);
   const token = unique();
   let wait = 5;
   for (;;) {
@@ -144,14 +165,14 @@ async function acquire(path, parent, staleMs) {
       }
       if (e.code !== 'EEXIST') throw e;
     }
-    if ((await staleness(fs, path, staleMs, host)) !== null) {
-      await breakStale(fs, path, staleMs, host, unique);
+    if ((await staleness(fs, path, staleMs, host, boot)) !== null) {
+      await breakStale(fs, path, staleMs, host, boot, unique);
       continue;
     }
     await pause(wait);
     wait = Math.min(wait * 2, 100);
   }
-  const holder = { pid: process.pid, host, token, since: Date.now() };
+  const holder = { pid: process.pid, host, boot, token, since: Date.now() };
   await fs.writeFile(`${path}/${HOLDER}`, JSON.stringify(holder));
   const touch = () => {
     const now = new Date();
@@ -159,25 +180,29 @@ async function acquire(path, parent, staleMs) {
   };
   const heartbeat = setInterval(touch, Math.max(10, Math.floor(staleMs / 3)));
   heartbeat.unref?.();
-  return async function release() {
-    clearInterval(heartbeat);
-    let current = null;
+  // Whether the directory still names this holder (not taken over while this process stalled).
+  const held = async () => {
     try {
-      current = JSON.parse(await fs.readFile(`${path}/${HOLDER}`, 'utf8'));
+      return JSON.parse(await fs.readFile(`${path}/${HOLDER}`, 'utf8'))?.token === token;
     } catch {
-      current = null;
+      return false;
     }
-    if (current?.token !== token) return; // taken over meanwhile (this process stalled past staleMs)
+  };
+  const release = async () => {
+    clearInterval(heartbeat);
+    if (!(await held())) return; // taken over meanwhile (this process stalled past staleMs)
     await removeLock(fs, path, `${unique()}.released`);
   };
+  return { held, release };
 }
 
 /**
  * `{ path, exclusive(fn) }` over the lock directory `directory`/`name` (Node): one holder at a time
  * across every process on this machine (and across machines sharing the directory, by the
  * staleness time only). A holder that died is replaced as soon as that is known: at once when it
- * ran on this host and its process is gone, else after `staleMs` without a touch. Not re-entrant:
- * fn() must not call exclusive() on the same lock.
+ * ran on this host and its process is gone (never while it lives), else after `staleMs` without
+ * a touch. fn(lease) runs with lease.held(): whether the lock is still this holder's. Not
+ * re-entrant: fn() must not call exclusive() on the same lock.
  */
 export function directoryLock(directory, { name = 'replay.lock', staleMs = DEFAULT_STALE_MS } = {}) {
   const parent = directory.replace(/[\\/]+$/, '');
@@ -191,9 +216,9 @@ export function directoryLock(directory, { name = 'replay.lock', staleMs = DEFAU
         queues.set(path, queue);
       }
       return queue.exclusive(async () => {
-        const release = await acquire(path, parent, staleMs);
+        const { held, release } = await acquire(path, parent, staleMs);
         try {
-          return await fn();
+          return await fn({ held });
         } finally {
           // A release that fails leaves the directory untouched from now on: stale after staleMs.
           await release().catch(() => {});

@@ -1,9 +1,11 @@
 // OrderGuest on its own: the one collaborator between HybridQualifier and the order path. Over a
 // real LoyaltyClient and a real LocalSnapshot (the wasm engine on examples/snapshot.json, or an
 // account that cannot be read: a closed port on 127.0.0.1), it says who the guest on screen is,
-// which client replays an order, and the local engine's discount for the offline policy.
+// which client replays an order (credentials proven by the real service's account read), and the
+// local engine's discount for the offline policy.
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import path from 'node:path';
 import { test } from 'node:test';
 
 import { LoyaltyClient, memorySnapshotStore } from '../../../web/index.js';
@@ -11,6 +13,7 @@ import { LocalSnapshot } from '../../../web/hybrid/local_snapshot.js';
 import { OrderGuest } from '../../../web/orders/order_guest.js';
 import { engineFactory } from '../../../web/worker/engine_factory.js';
 import { exampleRewards, readJson } from '../support.js';
+import { credentialsOf, ensureWasm, scratchDir, serviceBinary, startService } from '../../service/harness.js';
 
 const snapshot = readJson('examples/snapshot.json');
 const basket = readJson('examples/basket.json');
@@ -70,35 +73,52 @@ test('no guest when the account cannot be read, and no credentials when the toke
   }
 });
 
-test('which client replays an order: the guest\'s own, its stored credentials, credentialsFor first', async () => {
-  const client = new LoyaltyClient(credentials);
+test('which client replays an order: credentials proven to be its guest\'s (the guest\'s own, its stored ones, credentialsFor first)', async () => {
+  ensureWasm();
+  serviceBinary();
+  const scratch = scratchDir('lq-order-guest-');
+  const service = await startService({ db: path.join(scratch.dir, 'guest.db'), now: true, delay: 3600 });
+  const of = (userId) => ({ baseUrl: service.url, merchantKey: credentialsOf(userId).key, accessToken: credentialsOf(userId).token });
+  const client = new LoyaltyClient(of('u_1001'));
   const snapshots = localSnapshot(client, { snapshot });
   const guest = new OrderGuest({ client, snapshots });
   try {
     await guest.identify();
     const clients = new Map();
     const own = { owner: JSON.stringify(['m_harbor_coffee', 'u_1001']), basketId: 'b1' };
-    assert.deepEqual(await guest.replayClient(own, clients), { client, key: credentials.baseUrl });
+    const mine = await guest.replayClient(own, clients);
+    assert.equal(mine.key, service.url);
+    assert.deepEqual(await mine.client.credentials(), of('u_1001'), 'the on-screen credentials, fixed for this send');
 
-    const stored = { ...credentials, baseUrl: 'http://127.0.0.1:10', accessToken: 'at_other' };
-    const other = { owner: JSON.stringify(['m_harbor_coffee', 'u_1002']), basketId: 'b2', replay: stored };
+    const other = { owner: JSON.stringify(['m_harbor_coffee', 'u_1002']), basketId: 'b2', replay: of('u_1002') };
     const route = await guest.replayClient(other, clients);
-    assert.equal(route.key, stored.baseUrl);
-    assert.deepEqual(await route.client.credentials(), stored);
+    assert.equal(route.key, service.url);
+    assert.deepEqual(await route.client.credentials(), of('u_1002'));
     assert.equal((await guest.replayClient(other, clients)).client, route.client, 'one client per credentials in a replay');
 
     const waiting = await guest.replayClient({ owner: JSON.stringify(['m_harbor_coffee', 'u_1003']), basketId: 'b3' }, clients);
     assert.match(waiting.error, /no credentials to replay it/);
 
-    const given = { ...credentials, baseUrl: 'http://127.0.0.1:11' };
+    // Stored credentials of someone else: never used.
+    const mislabelled = { ...other, owner: JSON.stringify(['m_harbor_coffee', 'u_1003']) };
+    assert.match((await guest.replayClient(mislabelled, new Map())).error, /credentials of \["m_harbor_coffee","u_1002"\], not of this order's guest \["m_harbor_coffee","u_1003"\]/);
+
     const asked = [];
-    const routed = new OrderGuest({ client, snapshots, credentialsFor: (order) => (asked.push(order.basketId), given) });
-    assert.equal((await routed.replayClient(own, new Map())).key, given.baseUrl, 'credentialsFor comes before the guest\'s own client');
-    assert.deepEqual(asked, ['b1']);
+    const routed = new OrderGuest({ client, snapshots, credentialsFor: (order) => (asked.push(order.basketId), of('u_1002')) });
+    const refused = await routed.replayClient(own, new Map());
+    assert.deepEqual(asked, ['b1'], 'credentialsFor comes first');
+    assert.deepEqual(await refused.client.credentials(), of('u_1001'), "credentialsFor's are another guest's: the guest's own replay it");
     const failing = new OrderGuest({ client, snapshots, credentialsFor: () => { throw new Error('vault locked'); } });
     assert.deepEqual(await failing.replayClient(own, new Map()), { error: 'credentialsFor() failed: vault locked' });
+
+    const away = { ...of('u_1002'), baseUrl: `http://127.0.0.1:${await closedPort()}` };
+    const silent = await guest.replayClient({ ...other, replay: away }, new Map());
+    assert.equal(silent.noAnswer, true, 'no answer: that service is unreachable');
+    assert.equal(silent.key, away.baseUrl);
   } finally {
     snapshots.dispose();
+    await service.crash();
+    scratch.cleanup();
   }
 });
 
