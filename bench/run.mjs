@@ -19,6 +19,7 @@ import { gzipSync } from 'node:zlib';
 
 import { buildWasm } from '../scripts/build.mjs';
 import { startLocalService } from '../web/service/local_service.js';
+import { checkoutRows } from './checkout.mjs';
 import { connectionRows } from './connections.mjs';
 import { median, perCall, wallMs } from './timing.mjs';
 import { WORKLOADS, LOAD_REWARDS, defaultDir, root, writeWorkloads } from './workloads.mjs';
@@ -540,6 +541,9 @@ async function main() {
   if (!flag('--no-service') && existsSync(serviceBinary)) {
     for (const r of await connectionRows({ binary: serviceBinary, quick }).catch((e) => [[
       'service qualifying at 1, 8, 64 connections', `n/a (${e.message})`, 'info', null]])) row(...r);
+    // A checkout while 1,000 orders wait (bench/checkout.mjs, issue 28).
+    for (const r of await checkoutRows({ binary: serviceBinary, quick }).catch((e) => [[
+      'checkout with 1,000 queued orders', `n/a (${e.message})`, '<= 10 ms', null]])) row(...r);
   }
   await loading(files);
   downloadSize();
