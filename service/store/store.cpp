@@ -251,9 +251,13 @@ std::vector<card_row> store::cards_of(const std::string& user_id) {
   return rows;
 }
 
-int64_t store::card_holder_count(const std::string& number) {
-  statement q = db_.prepare("SELECT count(DISTINCT user_id) FROM user_cards WHERE number = ?");
+int64_t store::card_holder_count(const std::string& number, const std::string& user_id) {
+  // The users of `user_id`'s merchant only: another merchant's users are not this one's.
+  statement q = db_.prepare(
+      "SELECT count(DISTINCT c.user_id) FROM user_cards c JOIN users u ON u.id = c.user_id "
+      "WHERE c.number = ? AND u.merchant_id = (SELECT merchant_id FROM users WHERE id = ?)");
   q.bind(1, number);
+  q.bind(2, user_id);
   return q.step() ? q.integer(0) : 0;
 }
 

@@ -171,8 +171,8 @@ class store {
   // Registered cards.
   /// The user's cards, in the order registered.
   std::vector<card_row> cards_of(const std::string& user_id);
-  /// How many users have registered this card number.
-  int64_t card_holder_count(const std::string& number);
+  /// How many users of `user_id`'s merchant (it included) have registered this card number.
+  int64_t card_holder_count(const std::string& number, const std::string& user_id);
   void delete_cards_of(const std::string& user_id);
 
   // Baskets.

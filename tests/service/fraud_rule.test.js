@@ -13,11 +13,14 @@ import { FIXED_NOW, call, consumer, root, scratchDir, serviceBinary, startServic
 
 const MERCHANT = { id: 'm_fraud', merchant_key: 'mk_fraud_51d2', time_zone: 'America/New_York', points_experience_id: 'points', locations: [{ uid: 'fraud-main', id: 'loc_main' }] };
 const CLIENT_ID = 'cl_fraud_pos';
+// Another merchant of the same service: its users are none of m_fraud's business.
+const OTHER_MERCHANT = { id: 'm_other', merchant_key: 'mk_other_7a3e', time_zone: 'America/New_York', points_experience_id: 'points', locations: [{ uid: 'other-main', id: 'loc_other' }] };
+const OTHER_CLIENT_ID = 'cl_other_pos';
 const STANDARD_CARD = '4111111111111111';
 const UNIQUE_CARD = '4111 1198 7654 1111';
 const SHARED_UNIQUE_CARD = '4242425555554242';
 
-const user = (id, cards) => ({ id, merchant_id: MERCHANT.id, access_token: `at_${id}`, points: [{ points_experience_id: 'points', balance: 1000 }], ...(cards ? { cards } : {}) });
+const user = (id, cards, merchantId = MERCHANT.id) => ({ id, merchant_id: merchantId, access_token: `at_${id}`, points: [{ points_experience_id: 'points', balance: 1000 }], ...(cards ? { cards } : {}) });
 const amountOff = (label) => ({ value: 5, minimum: null, maximum: null, label, type: 'amount', products: [], fine_print: '', retire_at: null, restriction_location_ids: [] });
 const freeItem = (label) => ({ ...amountOff(label), value: 0, type: 'item', products: ['drip'], item_kind: 'free_item' });
 const campaign = (id, hashid, rewardType, reward, extra = {}) => ({
@@ -25,8 +28,8 @@ const campaign = (id, hashid, rewardType, reward, extra = {}) => ({
 });
 
 const FIXTURE = {
-  merchants: [MERCHANT],
-  clients: [{ client_id: CLIENT_ID, merchant_id: MERCHANT.id }],
+  merchants: [MERCHANT, OTHER_MERCHANT],
+  clients: [{ client_id: CLIENT_ID, merchant_id: MERCHANT.id }, { client_id: OTHER_CLIENT_ID, merchant_id: OTHER_MERCHANT.id }],
   users: [
     user('u_shared', [STANDARD_CARD]),
     user('u_unique', [UNIQUE_CARD]),
@@ -34,6 +37,12 @@ const FIXTURE = {
     user('u_twin_a', [SHARED_UNIQUE_CARD]),
     user('u_twin_b', [SHARED_UNIQUE_CARD]),
     user('u_trigger', ['5555 5555 5555 4444']),
+    user('u_loyal', ['4111 1122 2222 1111']),
+    user('u_probe'),
+    user('u_neighbour', ['4111 1144 4444 1111']),
+    user('u_elsewhere', null, OTHER_MERCHANT.id),
+    user('u_prober', null, OTHER_MERCHANT.id),
+    user('u_far', ['4111 1155 5555 1111'], OTHER_MERCHANT.id),
   ],
   campaigns: [
     campaign(1, 'cmp_intro', 'intro', amountOff('Intro $5')),
@@ -63,7 +72,8 @@ after(async () => {
   scratch.cleanup();
 });
 
-const as = (userId) => ({ token: `at_${userId}`, clientId: CLIENT_ID });
+const OTHERS = new Set(['u_elsewhere', 'u_prober', 'u_far']);
+const as = (userId) => ({ token: `at_${userId}`, clientId: OTHERS.has(userId) ? OTHER_CLIENT_ID : CLIENT_ID });
 const grant = (service, userId, campaignId) =>
   consumer(service, 'POST', '/rewards/grant', { ...as(userId), body: { campaign_id: campaignId, user_id: userId } });
 const rewardsOf = async (service, userId) => (await consumer(service, 'GET', '/rewards', as(userId))).body.rewards;
@@ -122,7 +132,7 @@ describe('grants (sandbox mode)', () => {
     const withheld = await grant(sandbox, 'u_twin_a', 'cmp_signup');
     assert.equal(withheld.status, 201);
     assert.deepEqual(await rewardsOf(sandbox, 'u_twin_a'), []);
-    assert.ok(await waitFor(() => fraudLines(sandbox).find((l) => /user u_twin_a: card 424242\*{6}4242 is high-risk \(registered to another user too\)/.test(l)), 5_000, 20));
+    assert.ok(await waitFor(() => fraudLines(sandbox).find((l) => /user u_twin_a: card 424242\*{6}4242 is high-risk \(registered to another user of this merchant too\)/.test(l)), 5_000, 20));
   });
 });
 
@@ -208,6 +218,51 @@ describe('registering a card (the emulator helper)', () => {
   });
 });
 
+describe('only the merchant\'s own users count (another merchant\'s users neither affect nor learn)', () => {
+  test('a user of another merchant registering the same card does not stop this user\'s winback grant', async () => {
+    const registered = await registerCard(sandbox, 'u_elsewhere', { card_number: '4111 1122 2222 1111' });
+    assert.equal(registered.status, 201, registered.text);
+    const granted = await grant(sandbox, 'u_loyal', 'cmp_winback');
+    assert.equal(granted.status, 201, granted.text);
+    assert.deepEqual((await rewardsOf(sandbox, 'u_loyal')).map((r) => r.id), [granted.body.reward.id]);
+    assert.ok(!fraudLines(sandbox).some((line) => /user u_loyal:/.test(line)), sandbox.stderr);
+    // Nor does the doctor of either user call the card shared.
+    for (const userId of ['u_loyal', 'u_elsewhere']) {
+      const report = await consumer(sandbox, 'GET', '/emulator/fraud_report', as(userId));
+      assert.equal(report.status, 200, report.text);
+      assert.deepEqual(report.body.cards.map((c) => c.high_risk), [false], `${userId}: ${report.text}`);
+    }
+  });
+
+  test('registering a card answers the same whether or not another user has it', async () => {
+    // Numbers with one mask (411111******1111): held by nobody, by u_neighbour (m_fraud) and by
+    // u_far (m_other).
+    const NOBODY = '4111113333331111';
+    const NEIGHBOUR = '4111114444441111';
+    const FAR = '4111115555551111';
+    for (const [prober, otherMerchant, sameMerchant] of [['u_probe', FAR, NEIGHBOUR], ['u_prober', NEIGHBOUR, FAR]]) {
+      const answers = {};
+      const reports = {};
+      for (const [whose, number] of Object.entries({ nobody: NOBODY, otherMerchant, sameMerchant })) {
+        const res = await registerCard(sandbox, prober, { card_number: number, replace: true });
+        answers[whose] = { status: res.status, body: res.body, type: res.headers.get('content-type') };
+        // And what the prober's doctor says about the card afterwards.
+        const report = await consumer(sandbox, 'GET', '/emulator/fraud_report', as(prober));
+        assert.equal(report.status, 200, report.text);
+        reports[whose] = report.body.cards;
+      }
+      assert.equal(answers.nobody.status, 201, JSON.stringify(answers));
+      assert.deepEqual(answers.otherMerchant, answers.nobody, prober);
+      assert.deepEqual(answers.sameMerchant, answers.nobody, prober);
+      // Another merchant's user holding the card shows nowhere.
+      assert.deepEqual(reports.nobody, [{ card: '411111******1111', brand: 'Visa', high_risk: false, reason: null }], prober);
+      assert.deepEqual(reports.otherMerchant, reports.nobody, prober);
+      // Within one merchant (the integrator's own test users) the doctor explains the rule.
+      assert.equal(reports.sameMerchant[0].reason, 'registered to another user of this merchant too', prober);
+    }
+  });
+});
+
 describe('production mode', () => {
   test('no fraud rule: a standard test card earns the winback campaign; the emulator helpers are 404', async () => {
     const billed = await call(production, 'POST', '/api/baskets', {
@@ -275,7 +330,7 @@ describe('sandbox doctor', () => {
     assert.equal(report.code, 5);
     const body = JSON.parse(report.stdout);
     assert.equal(body.silent_failures, 4);
-    assert.deepEqual(body.cards, [{ card: '424242******4242', brand: 'Visa', high_risk: true, reason: 'registered to another user too' }]);
+    assert.deepEqual(body.cards, [{ card: '424242******4242', brand: 'Visa', high_risk: true, reason: 'registered to another user of this merchant too' }]);
     const clean = await doctor(sandbox, 'u_unique');
     assert.equal(clean.code, 0, clean.stdout);
   });

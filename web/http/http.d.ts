@@ -308,7 +308,8 @@ export interface WaitOptions {
  * The sandbox fraud rule (docs/reference.md#sandbox-fraud-rule), as the local service emulates it in sandbox mode: a
  * standard test card number (4111111111111111, 4242424242424242, 5555555555554444,
  * 378282246310005, 6011111111111117 ... docs/service.md lists them), or any card registered to
- * more than one user, is high-risk; on a user holding one, the rewards of the fraud-protected
+ * more than one user of the same merchant (other merchants' users never count), is high-risk; on
+ * a user holding one, the rewards of the fraud-protected
  * reward types (intro, birthday, winback, signup) silently fail to activate (grant) or to be
  * earned (campaign trigger): same answer, no error. Points products and free_item or promotion
  * rewards are not affected. Workaround: a unique card number per test user, keeping the first 6

@@ -10,18 +10,24 @@ constexpr const char* kProtectedTypes[] = {"intro", "birthday", "winback", "sign
 constexpr const char* kOtherTypes[] = {"free_item", "promotion"};
 
 constexpr const char* kRuleText =
-    "a standard test card number, or a card registered to more than one user, is flagged "
+    "a standard test card number, or a card registered to more than one user of the merchant, "
+    "is flagged "
     "high-risk; on a user with such a card the rewards of the fraud-protected reward types "
     "(intro, birthday, winback, signup) silently fail to activate (grant) or to be earned "
     "(campaign trigger), with no error; points products and free_item or promotion rewards "
     "are not affected";
 
-std::optional<std::string> risk_of(store& db, const std::string& number) {
+// A card is shared when another user of the same merchant has it too: the rule sees only the
+// merchant's own users, so another merchant's users neither affect it nor can learn from it.
+std::optional<std::string> risk_of(store& db, const std::string& number,
+                                   const std::string& user_id) {
   if (const test_card* standard = standard_test_card(number)) {
     return std::string("the standard test card ") + standard->number + " (" + standard->brand +
            "), shared by every integrator";
   }
-  if (db.card_holder_count(number) > 1) return std::string("registered to another user too");
+  if (db.card_holder_count(number, user_id) > 1) {
+    return std::string("registered to another user of this merchant too");
+  }
   return std::nullopt;
 }
 
@@ -63,7 +69,7 @@ std::vector<card_assessment> assess_cards(store& db, const std::string& user_id)
     card_assessment card;
     card.number = row.number;
     card.family = test_card_family(row.number);
-    card.high_risk = risk_of(db, row.number);
+    card.high_risk = risk_of(db, row.number, user_id);
     cards.push_back(std::move(card));
   }
   return cards;

@@ -94,9 +94,36 @@ TEST_CASE("a standard or shared card withholds fraud-protected rewards only", "[
 
   std::optional<withheld_reward> shared = withheld_by_fraud_rule(db, winback, "u_twin_a");
   REQUIRE(shared);
-  CHECK(shared->rule == "registered to another user too");
+  CHECK(shared->rule == "registered to another user of this merchant too");
 
   CHECK_FALSE(withheld_by_fraud_rule(db, free_item, "u_standard"));
   CHECK_FALSE(withheld_by_fraud_rule(db, winback, "u_unique"));
   CHECK_FALSE(withheld_by_fraud_rule(db, winback, "u_none"));
+}
+
+TEST_CASE("only the merchant's own users make a card shared", "[fraud_rule]") {
+  temp_dir dir;
+  store db(dir.file("fraud.db"));
+  auto lock = db.lock();
+  seed(db);
+  // A user of another merchant registers u_unique's card.
+  db.insert_merchant({"m_2", "key-2", "UTC", "1", "points"});
+  db.insert_user({"u_elsewhere", "m_2", "at_u_elsewhere"});
+  db.insert_card("u_elsewhere", {"4111119876541111", "2026-01-01T00:00:00Z"});
+  const campaign_row winback = campaign_of(1, "cmp_w", "winback");
+
+  CHECK_FALSE(withheld_by_fraud_rule(db, winback, "u_unique"));
+  CHECK_FALSE(withheld_by_fraud_rule(db, winback, "u_elsewhere"));
+  const std::vector<card_assessment> cards = assess_cards(db, "u_unique");
+  REQUIRE(cards.size() == 1);
+  CHECK_FALSE(cards.front().high_risk);
+  const json report = fraud_report(db, *db.user("u_elsewhere"));
+  CHECK(report["cards"][0]["high_risk"] == false);
+  CHECK(report["silent_failures"] == 0);
+
+  // Within one merchant a card of two users is still shared.
+  db.insert_user({"u_twin_c", "m_1", "at_u_twin_c"});
+  db.insert_card("u_twin_c", {"4111119876541111", "2026-01-01T00:00:00Z"});
+  REQUIRE(withheld_by_fraud_rule(db, winback, "u_unique"));
+  CHECK_FALSE(withheld_by_fraud_rule(db, winback, "u_elsewhere"));
 }
