@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -134,6 +135,15 @@ int serve(const options& opts) {
   if (db.opened_version() == 0) {
     std::fprintf(stderr, "loyalty_service: created %s (schema %d)\n", db_path.c_str(),
                  kSchemaVersion);
+  }
+  // A new file is 0600 (store/sqlite.cpp); one made before, or by hand, keeps its mode.
+  struct stat db_info {};
+  if (::stat(db_path.c_str(), &db_info) == 0 && (db_info.st_mode & 077) != 0) {
+    std::fprintf(stderr,
+                 "loyalty_service: warning: %s has mode %04o, so others than its owner may read "
+                 "or write it, and it holds every access token and merchant key: chmod 600 %s "
+                 "(the service creates a new database 0600)\n",
+                 db_path.c_str(), static_cast<unsigned>(db_info.st_mode & 07777), db_path.c_str());
   }
 
   credentials auth;

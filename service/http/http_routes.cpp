@@ -99,6 +99,8 @@ void install_routes(httplib::Server& server, const route_context& context) {
   server.Post(kQualifyingPath, [&context](const httplib::Request& req, httplib::Response& res) {
     std::optional<caller> who = admit(context, req, res);
     if (!who) return;
+    // The basket's size bound, as at POST /api/baskets (the same basket).
+    if (auto too_large = check_basket_body_size(req.body)) return send_error(res, *too_large);
     result<std::shared_ptr<const account_view>> view = context.accounts.get(who->user_id);
     if (!view) return send_error(res, view.err());
     // The raw body goes to the engine, whose reader alone judges it: syntax (named with its

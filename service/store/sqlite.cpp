@@ -1,7 +1,9 @@
 #include "store/sqlite.hpp"
 
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -100,6 +102,15 @@ bool statement::is_null(int column) const {
 }
 
 database::database(const std::string& path) : path_(path) {
+  // A new database file is created 0600, whatever the umask: it holds every access token and
+  // merchant key. SQLite creates its -wal and -shm with the mode of the database file (and sets
+  // it exactly), so they are 0600 too. An existing file keeps its mode (main.cpp warns when
+  // others than its owner may read or write it).
+  const int created = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (created >= 0) {
+    ::fchmod(created, 0600);
+    ::close(created);
+  }
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";

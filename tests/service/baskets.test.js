@@ -147,6 +147,7 @@ describe('billing', () => {
       id: 'bill-points',
       state: 'billed',
       subtotal: '20.05',
+      items: [...breakfast.items, { id: 'biscotti', price: '1.05' }],
       points_products: ['pp_two_off'],
     };
     const billedAt = Date.now();
@@ -206,7 +207,7 @@ describe('billing', () => {
     // u_1002 can afford pp_ten_off (1500) once with what is left after the earlier test.
     const start = await balanceOf('u_1002', 'beans');
     assert.ok(start >= 1500 && start < 3000, String(start));
-    const body = { ...breakfast, subtotal: '30.00', state: 'billed', points_products: ['pp_ten_off'] };
+    const body = { ...breakfast, subtotal: '30.00', items: [...breakfast.items, { id: 'beans_bag', price: '11.00' }], state: 'billed', points_products: ['pp_ten_off'] };
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) => basket(service, 'u_1002', { ...body, id: `points-race-${i}` })),
     );

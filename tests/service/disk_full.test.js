@@ -69,17 +69,17 @@ test('one user flooding open baskets is stopped at its cap (429), so another mer
     launcher: ['unshare', '-m', 'sh', '-c', 'mount -t tmpfs -o size=16m tmpfs "$0" && exec "$@"', dir],
   });
   try {
-    // ~920 KB each as stored: 16 MiB would hold about 17 of them (with the WAL, fewer).
-    const bulky = 'x'.repeat(3000);
-    const items = Array.from({ length: 300 }, (_, i) => ({ id: `item-${i}-${bulky}`, price: '0.01' }));
+    // ~64 KB each as stored, the most a basket may take: 50 of them (the count cap) and the WAL
+    // fit in 16 MiB; the 51st is refused before the disk fills.
+    const items = [{ id: 'x'.repeat(64_000), price: '0.01' }];
     let stopped = null;
-    for (let i = 0; i < 40 && stopped === null; ++i) {
+    for (let i = 0; i < 60 && stopped === null; ++i) {
       const answer = await basket(service, 'u_1001', { id: `flood-${i}`, state: 'checkout', items });
       if (answer.status !== 201) stopped = answer;
     }
     assert.ok(stopped, 'the flood was never stopped');
     assert.equal(stopped.status, 429, stopped.text.slice(0, 300));
-    assert.match(stopped.body.message, /open baskets may take at most 4 MiB/);
+    assert.match(stopped.body.message, /a user may hold at most 50 open baskets/);
 
     // Another merchant's billing has the disk it needs.
     const bakery = await basket(service, 'u_2001', {

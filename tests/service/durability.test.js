@@ -39,6 +39,8 @@ after(async () => {
   scratch.cleanup();
 });
 
+// $14.25 of coffee and pastries, and a bag of beans making up the rest of `subtotal` (the service
+// refuses a subtotal above the items).
 const basketAt = (subtotal, extra = {}) => ({
   redemption_venue: 'instore',
   order_timestamp: '2026-11-24T13:15:00Z',
@@ -48,6 +50,7 @@ const basketAt = (subtotal, extra = {}) => ({
     { id: 'latte', price: '5.25', categories: ['coffee'] },
     { id: 'drip_coffee', price: '2.50', categories: ['coffee'] },
     { id: 'croissant', price: '3.25', categories: ['pastry'], quantity: 2 },
+    { id: 'beans_bag', price: ((Math.round(Number(subtotal) * 100) - 1425) / 100).toFixed(2) },
   ],
   ...extra,
 });

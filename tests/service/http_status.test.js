@@ -8,6 +8,7 @@ import {
   account,
   basket,
   call,
+  consumer,
   credentialsOf,
   qualifying,
   scratchDir,
@@ -237,12 +238,16 @@ describe('404, 405, 409 and 413', () => {
     });
   }
 
-  test('a body of exactly 1 MiB is read', async () => {
+  test('a body of exactly 1 MiB is read (a basket body may take 64 KiB)', async () => {
     const prefix = '{"id":"status-mib","note":"';
     const raw = prefix + 'x'.repeat((1 << 20) - prefix.length - 2) + '"}';
     assert.equal(Buffer.byteLength(raw), 1 << 20);
-    const res = await counted(call(service, 'POST', '/api/baskets/qualifying', { as: 'u_1001', raw }));
-    assert.equal(res.status, 200, res.text);
+    // Read whole, then judged: not a purchase.
+    const res = await counted(consumer(service, 'POST', '/purchases', { as: 'u_1001', raw }));
+    assertError(res, 400, /^request body must be \{"purchase"/);
+    // The basket endpoints read it too, and refuse it by the basket's own bound.
+    const basketBody = await counted(call(service, 'POST', '/api/baskets/qualifying', { as: 'u_1001', raw }));
+    assertError(basketBody, 413, /^a basket body may take at most 64 KiB \(65536 bytes\); this one has 1048576 bytes$/);
   });
 });
 

@@ -216,8 +216,10 @@ async function viaEndpoint(send, body) {
   return outcome(answer.status, answer.body?.message);
 }
 
-// Messages only POST /api/baskets gives, about its own members, checked after the request's.
-const BASKET_ONLY = /^(id |state |rewards|points_products|at most one |a basket id |basket )/;
+// Messages only POST /api/baskets gives, about its own members, checked after the request's, and
+// about a declared subtotal above the items (billing checks it; the qualifying call, like every
+// face, answers on the declared figures).
+const BASKET_ONLY = /^(id |state |rewards|points_products|at most one |a basket id |basket |subtotal \S+ is above the total of the basket's items)/;
 
 const shown = (body) => JSON.stringify(typeof body === 'string' ? body : body.toString('latin1')).slice(0, 300);
 

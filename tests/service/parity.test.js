@@ -160,7 +160,7 @@ test('after billing changes the accounts, they still agree', { timeout: 300_000 
   const drinks = {
     order_timestamp: '2026-11-24T13:15:00Z',
     redemption_venue: 'instore',
-    subtotal: '12.00',
+    subtotal: '7.00',  // below the items' $7.75: a discount the till gave
     items: [{ id: 'latte', price: '5.25', categories: ['coffee'] }, { id: 'drip_coffee', price: '2.50', categories: ['coffee'] }],
   };
   await billed('u_1001', { ...drinks, id: 'parity-1', rewards: ['rw_free_latte'] });

@@ -14,6 +14,7 @@ result<basket_check> check_basket(const qualifier& engine, const basket_request&
   basket_check check;
   check.order_time = context.order_time;
   check.base = context.base;
+  check.items_total = context.everything.sum_full;
   if (context.place) check.location_id = context.place->id;
   if (!wanted) return check;
   for (uint32_t global = 0; global < snap.offer_count(); ++global) {
@@ -28,6 +29,17 @@ result<basket_check> check_basket(const qualifier& engine, const basket_request&
     break;
   }
   return check;
+}
+
+std::optional<error> check_declared_subtotal(const basket_request& request,
+                                             const basket_check& check) {
+  if (!request.subtotal || *request.subtotal <= check.items_total) return std::nullopt;
+  return error{400, "subtotal " + format_decimal(*request.subtotal) +
+                        " is above the total of the basket's items, " +
+                        format_decimal(check.items_total) +
+                        " (each item's price plus its modifiers' prices, times its quantity; an "
+                        "item without a price counts 0): a basket cannot declare more than it "
+                        "holds"};
 }
 
 }  // namespace lq::service

@@ -33,6 +33,7 @@ struct offer_check {
 struct basket_check {
   instant order_time;                      // the request's order_timestamp, else `now`
   decimal base;                            // the subtotal, else every unit's full price
+  decimal items_total;                     // every unit's full price (unpriced: 0), summed
   std::optional<std::string> location_id;  // the request's location, if of the snapshot merchant
   offer_check offer;                       // the offer asked for, if any
 };
@@ -41,5 +42,13 @@ struct basket_check {
 /// amount, location and, when `wanted` is given, how that offer fares. 422 without a snapshot.
 result<basket_check> check_basket(const qualifier& engine, const basket_request& request,
                                   instant now, const std::optional<offer_ref>& wanted);
+
+/// A 400 naming `subtotal` when the request declares a subtotal above `check.items_total`, the
+/// total of its priced items as the engine sums them (unit price plus modifiers, times quantity;
+/// an item or modifier without a price counts 0, so it cannot vouch for a subtotal). The
+/// service bills the subtotal, so a basket that cannot show it is refused; a lower subtotal (a
+/// discount the till gave) is fine. The engine's qualifying rules are not changed by it.
+std::optional<error> check_declared_subtotal(const basket_request& request,
+                                             const basket_check& check);
 
 }  // namespace lq::service

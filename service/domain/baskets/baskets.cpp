@@ -181,6 +181,7 @@ std::string render_basket(const basket_outcome& outcome) {
 }
 
 result<basket_outcome> basket_service::submit(const caller& who, std::string_view body) {
+  if (auto too_large = check_basket_body_size(body)) return *too_large;
   // One read of the body, by the engine's reader: the basket fields exactly as the qualifying
   // endpoint reads them (the same errors), and the basket's own members with them.
   result<basket_request> request = parse_request(body, kBasketKeys);
@@ -233,6 +234,8 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
       return outcome;
     }
 
+    // What is stored (and billed) must be what the basket holds: never a subtotal above it.
+    if (auto inflated = check_declared_subtotal(*request, *check)) return *inflated;
     if (fields->state == "billed") {
       if (auto outside = check_order_time(window_, check->order_time, now)) return *outside;
     }

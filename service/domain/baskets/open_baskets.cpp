@@ -17,13 +17,19 @@ void drop_stale_open_baskets(store& db, const std::string& user_id, instant now)
   db.delete_open_baskets_before(user_id, format_rfc3339(cutoff));
 }
 
+std::optional<error> check_basket_body_size(std::string_view body) {
+  if (static_cast<int64_t>(body.size()) <= kMaxBasketBytes) return std::nullopt;
+  return error{413, "a basket body may take at most 64 KiB (" + std::to_string(kMaxBasketBytes) +
+                        " bytes); this one has " + std::to_string(body.size()) + " bytes"};
+}
+
 std::optional<error> check_basket_size(store& db, const open_basket_limits& limits,
                                        const basket_row& row,
                                        const std::optional<basket_row>& existing) {
   const int64_t bytes = static_cast<int64_t>(row.body.size());
-  if (bytes > kMaxStoredBasketBytes) {
+  if (bytes > kMaxBasketBytes) {
     return error{413, "basket " + row.id + " takes " + std::to_string(bytes) +
-                          " bytes as stored, over the 1 MiB a basket may take"};
+                          " bytes as stored, over the 64 KiB a basket may take"};
   }
   if (!is_open_state(row.state)) return std::nullopt;
   const bool counted = existing && is_open_state(existing->state);
