@@ -45,9 +45,9 @@ class basket_service {
         open_limits_(open_limits),
         purchase_queued_(std::move(purchase_queued)) {}
 
-  /// Creates or updates the caller's basket; errors are 400 (body, offer, order time), 409
-  /// (state transition, a billed basket re-sent with another body), 413 (stored size), 429
-  /// (open-basket caps).
+  /// Creates or updates the caller's basket; errors are 400 (body, offer, order time, a
+  /// subtotal above the items), 409 (state transition, a billed basket re-sent with another
+  /// body), 413 (body or stored size over 64 KiB), 429 (open-basket caps).
   result<basket_outcome> submit(const caller& who, std::string_view body);
 
  private:
