@@ -6,11 +6,11 @@
 #include <optional>
 #include <string>
 
-#include "base/instant.hpp"
-#include "domain/basket_check.hpp"
-#include "domain/open_baskets.hpp"
-#include "model/request.hpp"
-#include "qualifier.hpp"
+#include "domain/baskets/basket_check.hpp"
+#include "domain/baskets/open_baskets.hpp"
+#include "lq/instant.hpp"
+#include "lq/qualifier.hpp"
+#include "lq/request.hpp"
 
 namespace {
 
