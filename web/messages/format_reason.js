@@ -1,0 +1,59 @@
+// formatReason: the guest-facing text of one explain reason in the guest's language, from the
+// catalogs (Unicode MessageFormat 2, formatted by the `messageformat` reference implementation
+// with Intl.PluralRules and Intl.NumberFormat).
+import { MessageFormat } from 'messageformat';
+import { DraftFunctions } from 'messageformat/functions';
+
+import en from './catalogs/en.js';
+import es from './catalogs/es.js';
+import fr from './catalogs/fr.js';
+import { guestLocale } from './guest_locale.js';
+
+const CATALOGS = { en, es, fr };
+// :currency is in MessageFormat 2's draft function set: given by name, not the whole draft set.
+const FUNCTIONS = { currency: DraftFunctions.currency };
+const CURRENCY = /^[A-Za-z]{3}$/;
+
+// One compiled message per (tag, code): a kiosk formats the same few again and again.
+const compiled = new Map();
+
+function messageFor(language, tag, code) {
+  const key = `${tag}\u0000${code}`;
+  let message = compiled.get(key);
+  if (message === undefined) {
+    // The shipped languages are all left-to-right: no bidi isolation marks around figures.
+    message = new MessageFormat(tag, CATALOGS[language][code], { functions: FUNCTIONS, bidiIsolation: 'none' });
+    compiled.set(key, message);
+  }
+  return message;
+}
+
+/** The text of one explain reason in the best shipped match of `locale`; docs/reference.md, "Messages". */
+export function formatReason(reason, options = {}) {
+  if (reason === null || typeof reason !== 'object') {
+    throw new TypeError('reason must be an explain reason: { code, message, ...its values }');
+  }
+  if (typeof reason.code !== 'string') throw new TypeError('reason.code must be a string');
+  const { locale, currency = 'USD' } = options ?? {};
+  if (typeof currency !== 'string' || !CURRENCY.test(currency)) {
+    throw new RangeError(`currency must be an ISO 4217 code such as 'USD', not ${JSON.stringify(currency)}`);
+  }
+  const { language, tag } = guestLocale(locale);
+  if (!Object.hasOwn(CATALOGS[language], reason.code)) {
+    if (typeof reason.message !== 'string') {
+      throw new TypeError(`reason.message must be a string: ${reason.code} has no catalog entry, so its own message is the text`);
+    }
+    return reason.message;
+  }
+  let failure;
+  const text = messageFor(language, tag, reason.code).format({ ...reason, currency: currency.toUpperCase() }, (error) => {
+    failure ??= error;
+  });
+  if (failure !== undefined) {
+    // The value at fault: named by the error, else the message's one figure (never $currency,
+    // which was checked above).
+    const variable = /\$(\w+)/.exec(failure.message)?.[1] ?? /\$(?!currency\b)(\w+)/.exec(CATALOGS[language][reason.code])[1];
+    throw new TypeError(`reason.${variable} is missing or not a number for ${reason.code}: ${failure.message}`);
+  }
+  return text;
+}

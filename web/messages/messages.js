@@ -1,0 +1,3 @@
+// loyalty-qualifier/messages: explain reasons in the guest's language (docs/reference.md, "Messages").
+export { formatReason } from './format_reason.js';
+export { supportedLocales } from './guest_locale.js';
