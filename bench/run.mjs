@@ -2,10 +2,11 @@
 // ratio measured in the same run. bench/README.md says how to read the table.
 //
 //   node bench/run.mjs [--quick] [--soak-calls N] [--no-soak] [--no-callgrind] [--no-service]
-//                      [--no-browser] [--no-worker] [--only worker]
+//                      [--no-browser] [--no-worker] [--only worker] [--only messages]
 //
 // --quick: fewer rounds and a 100,000-call soak (a smoke run; the figures are noisier).
 // --only worker: only the rows of the engine in a Web Worker (bench/worker.mjs, issue 22).
+// --only messages: only the rows of loyalty-qualifier/messages (bench/messages.mjs, issue 30).
 // Results also go to build/bench/results.json. Exit code 0 whatever the figures say (a benchmark
 // reports; it does not gate), 1 when a step could not run or an answer was wrong.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -340,6 +341,22 @@ function downloadSize() {
     `${kb(unbundled)} KB (${unbundled} B)`, '', null, 'download_unbundled_gzip_bytes', unbundled);
 }
 
+/** bench/messages.mjs: loyalty-qualifier/messages' download and formatReason's speed (issue 30). */
+function messagesFigures() {
+  log('loyalty-qualifier/messages: bundle sizes and formatReason (bench/messages.mjs, a fresh process)');
+  const m = child('messages.mjs', quick ? ['--quick'] : []);
+  const kb = (b) => `${(b / 1024).toFixed(1)} KB (${b} B)`;
+  row('messages entry download, gzip -9: as shipped (en + es + fr) / with one catalog (fr) / formatter alone',
+    `${kb(m.shippedGzip)} / ${kb(m.oneCatalogGzip)} / ${kb(m.formatterGzip)}`, '<= 10 KB', m.shippedGzip <= 10 * 1024,
+    'messages_gzip_bytes', m.shippedGzip);
+  results.figures.messages_one_catalog_gzip_bytes = { value: m.oneCatalogGzip, target: '<= 10240', ok: m.oneCatalogGzip <= 10240 };
+  row('  the base page (web/index.js bundled) reaches loyalty-qualifier/messages or messageformat',
+    m.baseHasMessages ? 'yes' : 'no', 'no', !m.baseHasMessages, 'messages_in_base_bundle', m.baseHasMessages);
+  row('  formatReason: first call of a process / warm, mixed locales (texts memoised) / a new amount each call',
+    `${msText(m.firstMs)} / ${us(m.warmMs)} / ${us(m.freshMs)}`, '', null, 'messages_format_warm_ms', m.warmMs);
+  results.figures.messages_format_fresh_ms = { value: m.freshMs };
+}
+
 /** bench/browser.mjs: the JS API in Chromium through Playwright (bench/README.md). */
 function browserFigures() {
   if (flag('--no-browser')) return;
@@ -527,7 +544,15 @@ async function main() {
     printTable();
     return failures === 0 ? 0 : 1;
   }
-  if (only !== null) throw new Error(`--only ${only}: only 'worker' is known`);
+  if (only === 'messages') {
+    buildWasm(); // incremental: the base download row reads web/dist
+    downloadSize();
+    messagesFigures();
+    results.rows = rows;
+    printTable();
+    return failures === 0 ? 0 : 1;
+  }
+  if (only !== null) throw new Error(`--only ${only}: only 'worker' and 'messages' are known`);
   const files = prepare();
   const api = await import(pathToFileURL(path.join(root, 'web/index.js')).href);
   await jsAndWasm(files);
@@ -547,6 +572,7 @@ async function main() {
   }
   await loading(files);
   downloadSize();
+  messagesFigures();
   browserFigures();
   await workerFigures();
   await soak(files);

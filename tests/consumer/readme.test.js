@@ -3,7 +3,7 @@
 // - `js`: written to block-N.mjs in a consumer project outside the checkout and run with
 //   `node block-N.mjs` (cwd the project, a fresh TMPDIR and HOME for each block); it must exit 0
 //   within 60 s and leave no process running. It may import only 'loyalty-qualifier',
-//   'loyalty-qualifier/service', 'loyalty-qualifier/fixtures/demo.json',
+//   'loyalty-qualifier/service', 'loyalty-qualifier/messages', 'loyalty-qualifier/fixtures/demo.json',
 //   'loyalty-qualifier/examples/...' and node: built-ins.
 // - `js browser`: bundled by esbuild for the browser against the installed package, so that its
 //   imports must resolve (Vite's `?url` suffix included); not run.
@@ -26,6 +26,7 @@ const RUN_LIMIT_MS = 60_000;
 const ALLOWED_IMPORTS = [
   /^loyalty-qualifier$/,
   /^loyalty-qualifier\/service$/,
+  /^loyalty-qualifier\/messages$/,
   /^loyalty-qualifier\/fixtures\/demo\.json$/,
   /^loyalty-qualifier\/examples\/.+/,
   /^node:/,

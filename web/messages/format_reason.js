@@ -14,8 +14,11 @@ const CATALOGS = { en, es, fr };
 const FUNCTIONS = { currency: DraftFunctions.currency };
 const CURRENCY = /^[A-Za-z]{3}$/;
 
-// One compiled message per (tag, code): a kiosk formats the same few again and again.
+// One compiled message per (tag, code), and the texts already made: a kiosk shows the same few
+// reasons again and again, and each figure formatted costs an Intl.NumberFormat.
 const compiled = new Map();
+const texts = new Map();
+const TEXTS_MAX = 512;
 
 function messageFor(language, tag, code) {
   const key = `${tag}\u0000${code}`;
@@ -38,6 +41,7 @@ export function formatReason(reason, options = {}) {
   if (typeof currency !== 'string' || !CURRENCY.test(currency)) {
     throw new RangeError(`currency must be an ISO 4217 code such as 'USD', not ${JSON.stringify(currency)}`);
   }
+  const currencyCode = currency.toUpperCase();
   const { language, tag } = guestLocale(locale);
   if (!Object.hasOwn(CATALOGS[language], reason.code)) {
     if (typeof reason.message !== 'string') {
@@ -45,8 +49,14 @@ export function formatReason(reason, options = {}) {
     }
     return reason.message;
   }
+  // The key holds every variable a catalog message reads (the package's tests check that no
+  // message reads another).
+  const { remaining, points_needed: pointsNeeded } = reason;
+  const textKey = [tag, currencyCode, reason.code, typeof remaining, remaining, typeof pointsNeeded, pointsNeeded].join('\u0000');
+  const known = texts.get(textKey);
+  if (known !== undefined) return known;
   let failure;
-  const text = messageFor(language, tag, reason.code).format({ ...reason, currency: currency.toUpperCase() }, (error) => {
+  const text = messageFor(language, tag, reason.code).format({ ...reason, currency: currencyCode }, (error) => {
     failure ??= error;
   });
   if (failure !== undefined) {
@@ -55,5 +65,7 @@ export function formatReason(reason, options = {}) {
     const variable = /\$(\w+)/.exec(failure.message)?.[1] ?? /\$(?!currency\b)(\w+)/.exec(CATALOGS[language][reason.code])[1];
     throw new TypeError(`reason.${variable} is missing or not a number for ${reason.code}: ${failure.message}`);
   }
+  if (texts.size >= TEXTS_MAX) texts.clear();
+  texts.set(textKey, text);
   return text;
 }

@@ -12,6 +12,20 @@ const DEFAULT_LOCALE = 'en';
  * array of tags, or undefined for the runtime's default locale.
  */
 export function guestLocale(locale) {
+  const key = Array.isArray(locale) ? locale.join('\u0000') : locale === undefined ? '\u0000default' : locale;
+  let found = typeof key === 'string' ? negotiated.get(key) : undefined;
+  if (found === undefined) {
+    found = negotiate(locale);
+    if (typeof key === 'string' && negotiated.size < NEGOTIATED_MAX) negotiated.set(key, found);
+  }
+  return found;
+}
+
+// A page asks with the same few locales again and again; Intl.Locale costs tens of µs.
+const negotiated = new Map();
+const NEGOTIATED_MAX = 64;
+
+function negotiate(locale) {
   let tags;
   try {
     tags = locale === undefined ? [new Intl.NumberFormat().resolvedOptions().locale] : Intl.getCanonicalLocales(locale);
