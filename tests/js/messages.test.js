@@ -14,7 +14,7 @@ import { loadPublicCases, root } from './support.js';
 // The hybrid's reason codes of issue 29 (contract names), whether or not its code has landed here.
 const HYBRID_CODES = ['PENDING_ORDER', 'CLAIMED_ELSEWHERE'];
 // What no formatted text may keep: message syntax, or a variable's raw name.
-const LEFTOVER = /[{}]|\$\w|remaining|points_needed|currency/;
+const LEFTOVER = /[{}]|\$[a-z_]|remaining|points_needed|currency/;
 const SENTINEL = 'the reason\'s own message';
 
 /** Every reason code of the engine, with its English template, as the wasm module reports them. */
