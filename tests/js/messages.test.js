@@ -7,7 +7,7 @@ import { test } from 'node:test';
 
 import { NOW_MS, makeRequests, makeSnapshot } from '../../bench/workloads.mjs';
 import * as api from '../../web/index.js';
-import { formatReason, supportedLocales } from '../../web/messages/messages.js';
+import { formatMessage, formatReason, supportedLocales } from '../../web/messages/messages.js';
 import { caseOutcome } from './case_outcome.js';
 import { loadPublicCases, root } from './support.js';
 
@@ -210,4 +210,23 @@ test('the catalogs read no variable but remaining, points_needed and currency', 
       }
     }
   }
+});
+
+test('formatMessage formats an application\'s own MessageFormat 2 message as the catalogs are', () => {
+  const offers = `.input {$count :integer}
+.match $count
+one {{{$count} oferta}}
+* {{{$count} ofertas}}`;
+  assert.equal(formatMessage(offers, { count: 1 }, { locale: 'es' }), '1 oferta');
+  assert.equal(formatMessage(offers, { count: 2600 }, { locale: 'es-MX' }), '2,600 ofertas');
+  assert.equal(formatMessage('{$n :integer} points', { n: 2600 }, { locale: 'fr' }), '2\u202f600 points');
+  assert.equal(formatMessage('Dépensez {$r :currency currency=USD}', { r: '3.25' }, { locale: 'fr' }), 'Dépensez 3,25 $US');
+  assert.equal(formatMessage('Hello {$name}', { name: 'Alex' }), 'Hello Alex');
+  assert.throws(() => formatMessage('Hello {$name}', {}), { name: 'TypeError', message: /values\.name/ });
+  assert.throws(() => formatMessage('Hello {$name', { name: 'x' }), { name: 'SyntaxError' });
+  assert.throws(() => formatMessage(42), { name: 'TypeError', message: /source/ });
+  assert.throws(() => formatMessage('x', {}, { locale: 'not a tag!' }), RangeError);
+  // formatReason's texts come through the same compiled messages
+  assert.equal(formatReason({ code: 'BELOW_MINIMUM', remaining: '3.25' }, { locale: 'fr' }),
+    formatMessage('Dépensez encore {$remaining :currency currency=$currency} pour en profiter.', { remaining: '3.25', currency: 'USD' }, { locale: 'fr' }));
 });

@@ -1,35 +1,19 @@
 // formatReason: the guest-facing text of one explain reason in the guest's language, from the
 // catalogs (Unicode MessageFormat 2, formatted by the `messageformat` reference implementation
 // with Intl.PluralRules and Intl.NumberFormat).
-import { MessageFormat } from 'messageformat';
-import { DraftFunctions } from 'messageformat/functions';
-
 import en from './catalogs/en.js';
 import es from './catalogs/es.js';
 import fr from './catalogs/fr.js';
+import { compiledMessage } from './format_message.js';
 import { guestLocale } from './guest_locale.js';
 
 const CATALOGS = { en, es, fr };
-// :currency is in MessageFormat 2's draft function set: given by name, not the whole draft set.
-const FUNCTIONS = { currency: DraftFunctions.currency };
 const CURRENCY = /^[A-Za-z]{3}$/;
 
-// One compiled message per (tag, code), and the texts already made: a kiosk shows the same few
-// reasons again and again, and each figure formatted costs an Intl.NumberFormat.
-const compiled = new Map();
+// The texts already made: a kiosk shows the same few reasons again and again, and each figure
+// formatted costs an Intl.NumberFormat (compiled messages are kept by compiledMessage).
 const texts = new Map();
 const TEXTS_MAX = 512;
-
-function messageFor(language, tag, code) {
-  const key = `${tag}\u0000${code}`;
-  let message = compiled.get(key);
-  if (message === undefined) {
-    // The shipped languages are all left-to-right: no bidi isolation marks around figures.
-    message = new MessageFormat(tag, CATALOGS[language][code], { functions: FUNCTIONS, bidiIsolation: 'none' });
-    compiled.set(key, message);
-  }
-  return message;
-}
 
 /** The text of one explain reason in the best shipped match of `locale`; docs/reference.md, "Messages". */
 export function formatReason(reason, options = {}) {
@@ -56,7 +40,7 @@ export function formatReason(reason, options = {}) {
   const known = texts.get(textKey);
   if (known !== undefined) return known;
   let failure;
-  const text = messageFor(language, tag, reason.code).format({ ...reason, currency: currencyCode }, (error) => {
+  const text = compiledMessage(tag, CATALOGS[language][reason.code]).format({ ...reason, currency: currencyCode }, (error) => {
     failure ??= error;
   });
   if (failure !== undefined) {

@@ -35,3 +35,20 @@ export interface FormatReasonOptions {
  * RangeError for a malformed locale or currency, a TypeError for a reason without its values.
  */
 export declare function formatReason(reason: FormattableReason, options?: FormatReasonOptions): string;
+
+export interface FormatMessageOptions {
+  /** The locale of plural rules and figures, negotiated as for formatReason (`'es-MX'` reads Spanish figures for Mexico). */
+  locale?: string | readonly string[];
+}
+
+/**
+ * One Unicode MessageFormat 2 message of an application's own catalog (e.g. a page's texts),
+ * formatted as formatReason formats its catalogs: the same implementation and functions
+ * (`:number`, `:integer`, `:string`, `:currency`). Throws a SyntaxError for a source that is no
+ * message, a TypeError for a missing or unusable value, a RangeError for a malformed locale.
+ */
+export declare function formatMessage(
+  source: string,
+  values?: Readonly<Record<string, unknown>>,
+  options?: FormatMessageOptions,
+): string;

@@ -23,3 +23,12 @@ formatReason(byHand, { locale: 42 });
 supportedLocales.push('de');
 // @ts-expect-error a reason has a code
 formatReason({ message: 'no code' });
+
+// formatMessage: an application's own MessageFormat 2 message, formatted as the reasons are.
+import { formatMessage } from 'loyalty-qualifier/messages';
+const pageText: string = formatMessage('{$count :integer} offers', { count: 2 }, { locale: 'es-MX' });
+const plainText: string = formatMessage('Hello');
+void pageText;
+void plainText;
+// @ts-expect-error the source is a string
+formatMessage(42);
