@@ -11,6 +11,7 @@
 // changed basket (items, setup or guest) is a new order with a new id.
 import { formatMoney, parseCents } from './money.js';
 import { $, announce, h, pointsName } from './elements.js';
+import { t } from './language.js';
 import { recompute } from './offers_panel.js';
 import { renderBasket } from './render.js';
 import { newBasketId } from '../../web/index.js';
@@ -28,9 +29,9 @@ function button(label, onclick, kind = 'secondary', id = undefined) {
 
 function summary(subtotal, offer, discount) {
   return h('dl', { class: 'totals' },
-    h('div', {}, h('dt', {}, 'Subtotal'), h('dd', {}, formatMoney(subtotal))),
+    h('div', {}, h('dt', {}, t('totals.subtotal')), h('dd', {}, formatMoney(subtotal))),
     offer && h('div', { class: 'discount' }, h('dt', {}, offer.label), h('dd', {}, formatMoney(-discount))),
-    h('div', { class: 'total' }, h('dt', {}, 'Total'), h('dd', {}, formatMoney(subtotal - discount))));
+    h('div', { class: 'total' }, h('dt', {}, t('totals.total')), h('dd', {}, formatMoney(subtotal - discount))));
 }
 
 export function closeCheckout() {
@@ -51,7 +52,7 @@ export async function startCheckout() {
   const key = orderKey(request);
   if (state.order?.key !== key) state.order = { key, basketId: await newBasketId() };
   session.basketId = state.order.basketId;
-  step(h('p', { class: 'progress' }, 'Confirming your offer with the loyalty service…'), []);
+  step(h('p', { class: 'progress' }, t('checkout.confirming')), []);
   dialog.showModal();
 
   let confirmed;
@@ -64,8 +65,8 @@ export async function startCheckout() {
       offlineStep(session);
       return;
     }
-    step(h('p', { class: 'error' }, `The loyalty service refused the order: ${e.message}`),
-      [button('Back to the order', closeCheckout, 'primary')]);
+    step(h('p', { class: 'error' }, t('checkout.refusedError', { error: e.message })),
+      [button(t('checkout.backToOrder'), closeCheckout, 'primary')]);
     return;
   }
   if (state.checkout !== session) return;
@@ -86,24 +87,21 @@ export async function startCheckout() {
   const agrees = confirmedIds.size === localIds.size && [...localIds].every((id) => confirmedIds.has(id));
   if (!agrees) refreshAccount();
   if (offer && !confirmedIds.has(`${offer.kind}:${offer.id}`)) {
-    step(h('p', { class: 'error' },
-      `The loyalty service no longer offers “${offer.label}” for this order. ` +
-      'Your offers have been refreshed: please choose again.'),
-    [button('Back to the order', closeCheckout, 'primary')]);
+    step(h('p', { class: 'error' }, t('checkout.noLongerOffered', { offer: offer.label })),
+      [button(t('checkout.backToOrder'), closeCheckout, 'primary')]);
     return;
   }
   const discount = offer ? Math.min(offer.discountCents, subtotal) : 0;
   session.payOffer = offer;
   step([
     h('p', { class: 'confirmed' }, offer
-      ? `Confirmed by the loyalty service: “${offer.label}”.`
-      : 'Confirmed by the loyalty service. No offer is used on this order.'),
+      ? t('checkout.confirmedOffer', { offer: offer.label })
+      : t('checkout.confirmedNoOffer')),
     summary(subtotal, offer, discount),
-    !agrees && h('p', { class: 'note' },
-      'The service’s offers differed from this device’s; they have been refreshed.'),
+    !agrees && h('p', { class: 'note' }, t('checkout.differed')),
   ], [
-    button('Back', closeCheckout),
-    button(`Pay ${formatMoney(subtotal - discount)}`, () => pay(session), 'primary', 'pay'),
+    button(t('checkout.back'), closeCheckout),
+    button(t('checkout.pay', { amount: formatMoney(subtotal - discount) }), () => pay(session), 'primary', 'pay'),
   ]);
 }
 
@@ -116,23 +114,20 @@ function offlineStep(session) {
   const discount = keep ? Math.min(offer.discountCents, subtotal) : 0;
   session.payOffer = keep ? offer : null;
   step([
-    h('p', { class: 'offline' },
-      'The loyalty service is not reachable right now. You can still place the order: it is kept on this ' +
-      'kiosk and sent to the service as soon as it is back.'),
-    offer && !keep && h('p', { class: 'note' },
-      `Offers are not redeemed offline: “${offer.label}” stays in your wallet for next time.`),
-    keep && h('p', { class: 'note' }, `“${offer.label}” is applied provisionally; the service confirms it later.`),
+    h('p', { class: 'offline' }, t('checkout.offline')),
+    offer && !keep && h('p', { class: 'note' }, t('checkout.notRedeemedOffline', { offer: offer.label })),
+    keep && h('p', { class: 'note' }, t('checkout.appliedProvisionally', { offer: offer.label })),
     summary(subtotal, keep ? offer : null, discount),
   ], [
-    button('Back', closeCheckout),
-    button(`Place order · pay ${formatMoney(subtotal - discount)}`, () => pay(session), 'primary', 'pay'),
+    button(t('checkout.back'), closeCheckout),
+    button(t('checkout.placeOrder', { amount: formatMoney(subtotal - discount) }), () => pay(session), 'primary', 'pay'),
   ]);
 }
 
 async function pay(session) {
   const { request } = session;
   const offer = session.payOffer ?? null;
-  step(h('p', { class: 'progress' }, 'Paying…'), []);
+  step(h('p', { class: 'progress' }, t('checkout.paying')), []);
   let outcome;
   try {
     outcome = await state.hybrid.checkout(request, {
@@ -148,19 +143,17 @@ async function pay(session) {
     if (state.checkout !== session) return;
     if (queued) {
       placed(session, { status: 'queued', basketId: session.basketId, discount: queued.promisedDiscount ?? null,
-        message: `The loyalty service has not confirmed this order yet (${e.message}). It is kept and sent again ` +
-          'with the same basket id until the service decides it.' });
+        message: t('checkout.notConfirmedYet', { error: e.message }) });
       return;
     }
     step([
-      h('p', { class: 'error', dataset: { status: 'not-placed' } },
-        'The order was not placed: nothing was sent to the loyalty service.'),
-      h('p', { class: 'note' }, `This kiosk could not keep the order: ${e.message}`),
-      h('p', { class: 'note' }, 'Your basket is kept as it is. Trying again places this same order, once.'),
-      h('p', { class: 'receipt-id' }, `Order ${session.basketId}`),
+      h('p', { class: 'error', dataset: { status: 'not-placed' } }, t('checkout.notPlaced')),
+      h('p', { class: 'note' }, t('checkout.couldNotKeep', { error: e.message })),
+      h('p', { class: 'note' }, t('checkout.basketKept')),
+      h('p', { class: 'receipt-id' }, t('checkout.orderId', { id: session.basketId })),
     ], [
-      button('Back to the order', closeCheckout),
-      button('Try again', () => pay(session), 'primary', 'retry'),
+      button(t('checkout.backToOrder'), closeCheckout),
+      button(t('checkout.tryAgain'), () => pay(session), 'primary', 'retry'),
     ]);
     return;
   }
@@ -186,9 +179,8 @@ async function placed(session, outcome) {
   const { subtotal } = session;
   const offer = session.payOffer ?? null;
   if (outcome.status === 'refused') {
-    step(h('p', { class: 'error', dataset: { status: 'refused' } },
-      `The loyalty service refused this order: ${outcome.message}`),
-    [button('Back to the order', closeCheckout, 'primary')]);
+    step(h('p', { class: 'error', dataset: { status: 'refused' } }, t('checkout.refusedOrder', { message: outcome.message })),
+      [button(t('checkout.backToOrder'), closeCheckout, 'primary')]);
     refreshAccount();
     return;
   }
@@ -203,33 +195,32 @@ async function placed(session, outcome) {
     setOnline(true);
     let saved;
     if (outcome.offerRefused) {
-      saved = h('p', { class: 'note' }, `Billed without “${offer?.label ?? outcome.offerRefused.id}”: the offer was no ` +
-        'longer available.');
+      saved = h('p', { class: 'note' }, t('checkout.billedWithout', { offer: offer?.label ?? outcome.offerRefused.id }));
     } else if (!known) {
-      saved = h('p', {}, 'The loyalty service billed the order; the discount it applied is not known yet.');
+      saved = h('p', {}, t('checkout.discountUnknown'));
     } else if (offer) {
-      saved = h('p', {}, `You saved ${formatMoney(discount)} with “${offer.label}”` +
-        `${offer.points !== null ? ` (${offer.points} ${pointsName()})` : ''}.`);
-    } else saved = h('p', {}, 'No offer was used.');
+      saved = h('p', {}, offer.points !== null
+        ? t('checkout.savedPoints', { amount: formatMoney(discount), offer: offer.label, points: offer.points, pointsName: pointsName() })
+        : t('checkout.saved', { amount: formatMoney(discount), offer: offer.label }));
+    } else saved = h('p', {}, t('checkout.noOfferUsed'));
+    const points = pointsName();
     step([
       h('p', { class: 'paid', dataset: { status: 'billed' } },
-        known ? `Paid ${formatMoney(subtotal - discount)}. Thank you!` : 'Paid. Thank you!'),
+        known ? t('checkout.paidAmount', { amount: formatMoney(subtotal - discount) }) : t('checkout.paid')),
       saved,
-      h('p', { class: 'note' },
-        `${pointsName()[0].toUpperCase()}${pointsName().slice(1)} for this order will appear on your account shortly.`),
-      h('p', { class: 'receipt-id' }, `Order ${outcome.basketId}`),
-    ], [button('Start a new order', closeCheckout, 'primary', 'new-order')]);
-    announce(`Paid. ${offer ? `${offer.label} redeemed.` : ''}`);
+      h('p', { class: 'note' }, t('checkout.pointsSoon', { pointsName: points, PointsName: `${points[0].toUpperCase()}${points.slice(1)}` })),
+      h('p', { class: 'receipt-id' }, t('checkout.orderId', { id: outcome.basketId })),
+    ], [button(t('checkout.newOrder'), closeCheckout, 'primary', 'new-order')]);
+    announce(offer ? t('checkout.announcePaidOffer', { offer: offer.label }) : t('checkout.announcePaid'));
     await refreshAccount();
     return;
   }
   // 'queued': not decided yet. The order is kept and sent again with the same basket id.
   step([
     h('p', { class: 'queued', dataset: { status: 'queued' } },
-      `Order placed${known ? `: ${formatMoney(subtotal - discount)}` : ''}. ` +
-      'The loyalty service has not confirmed it yet.'),
+      known ? t('checkout.placedAmount', { amount: formatMoney(subtotal - discount) }) : t('checkout.placed')),
     h('p', { class: 'note' }, outcome.message),
-    h('p', { class: 'receipt-id' }, `Order ${outcome.basketId}`),
-  ], [button('Start a new order', closeCheckout, 'primary', 'new-order')]);
-  announce('Order placed; waiting for the loyalty service to confirm it.');
+    h('p', { class: 'receipt-id' }, t('checkout.orderId', { id: outcome.basketId })),
+  ], [button(t('checkout.newOrder'), closeCheckout, 'primary', 'new-order')]);
+  announce(t('checkout.announceQueued'));
 }

@@ -1,5 +1,6 @@
 // The kiosk page's elements and words: building elements, keeping focus through a re-render,
 // announcing to screen readers, the banner and news line, and how times, dates and counts read.
+import { language, t } from './language.js';
 import { state } from './state.js';
 
 export const $ = (id) => document.getElementById(id);
@@ -43,41 +44,54 @@ export function announce(text) {
   }, 30);
 }
 
+let banner = null; // { key, values }: the banner's text, made again in each language
+
+/** The banner (role=alert): a page text ({ key, values }), or null to hide it. */
 export function showBanner(text) {
-  const banner = $('banner');
-  banner.textContent = text ?? '';
-  banner.hidden = !text;
+  banner = text ?? null;
+  renderBanner();
+}
+
+/** The key of the banner's text, or null when none is shown. */
+export const bannerKey = () => banner?.key ?? null;
+
+export function renderBanner() {
+  const element = $('banner');
+  element.textContent = banner ? t(banner.key, banner.values) : '';
+  element.hidden = !banner;
 }
 
 let newsTimer = null;
+let news = null; // { key, values }
 
-/** A short-lived notice in the Offers panel (a reward earned, e.g. by a campaign). */
+/** A short-lived notice in the Offers panel (a reward earned, e.g. by a campaign): a page text. */
 export function showNews(text) {
-  const news = $('news');
   window.clearTimeout(newsTimer);
-  news.textContent = text ?? '';
-  news.hidden = !text;
-  if (text) {
-    announce(text);
+  news = text ?? null;
+  renderNews();
+  if (news) {
+    announce($('news').textContent);
     newsTimer = window.setTimeout(() => showNews(null), 60_000);
   }
 }
 
-export function plural(count, noun) {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+export function renderNews() {
+  const element = $('news');
+  element.textContent = news ? t(news.key, news.values) : '';
+  element.hidden = !news;
 }
 
 export function time(ms) {
-  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return new Date(ms).toLocaleTimeString(language(), { hour: '2-digit', minute: '2-digit' });
 }
 
 /** A date as the merchant's guests read it (in the merchant's time zone when the browser knows it). */
 export function localDate(iso) {
   const options = { month: 'short', day: 'numeric' };
   try {
-    return new Date(iso).toLocaleDateString([], { ...options, timeZone: state.snapshot?.merchant?.time_zone });
+    return new Date(iso).toLocaleDateString(language(), { ...options, timeZone: state.snapshot?.merchant?.time_zone });
   } catch {
-    return new Date(iso).toLocaleDateString([], options);
+    return new Date(iso).toLocaleDateString(language(), options);
   }
 }
 

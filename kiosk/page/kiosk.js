@@ -5,7 +5,8 @@
 // render.js, offers_panel.js and status_panels.js draw it, checkout.js runs checkout; sw.js lets the page start offline.
 import { Basket } from './basket.js';
 import { formatMoney, parseCents } from './money.js';
-import { $, announce, h, handlers, keepFocus, plural, showBanner, showNews } from './elements.js';
+import { $, announce, h, handlers, keepFocus, renderBanner, renderNews, showBanner, showNews } from './elements.js';
+import { applyPageTexts, DEFAULT_LANGUAGE, language, loadMessages, t, useLanguage } from './language.js';
 import { recompute, renderOffers, reselect } from './offers_panel.js';
 import {
   hasModifiers,
@@ -36,8 +37,8 @@ function addToBasket(item, modifiers, quantity) {
   state.basket.add(item, modifiers, quantity);
   onBasketChange();
   const count = state.view?.offers.length ?? 0;
-  announce(`${quantity} × ${item.name} added. Subtotal ${formatMoney(state.basket.subtotalCents)}. ` +
-    `${plural(count, 'offer')} available.`);
+  announce(t('basket.added', { quantity: String(quantity), item: item.name,
+    subtotal: formatMoney(state.basket.subtotalCents), offers: count }));
 }
 
 function chooseItem(item) {
@@ -64,13 +65,13 @@ function openCustomize(item) {
         h('label', { class: 'check' },
           h('input', { type: 'checkbox', value: m.id, dataset: { group: groupId } }),
           h('span', { class: 'name' }, m.name),
-          h('span', { class: 'price' }, parseCents(m.price) > 0 ? `+${formatMoney(parseCents(m.price))}` : 'free'))))));
+          h('span', { class: 'price' }, parseCents(m.price) > 0 ? `+${formatMoney(parseCents(m.price))}` : t('item.free')))))));
   const chosen = () => [...$('customize-groups').querySelectorAll('input:checked')]
     .map((input) => groups[input.dataset.group].find((m) => m.id === input.value));
   const update = () => {
     $('customize-quantity').textContent = String(quantity);
     const unit = Basket.unitCents({ item, modifiers: chosen() });
-    $('customize-add').textContent = `Add ${quantity} to order · ${formatMoney(unit * quantity)}`;
+    $('customize-add').textContent = t('customize.add', { quantity: String(quantity), amount: formatMoney(unit * quantity) });
     $('customize-less').disabled = quantity <= 1;
   };
   // One opening's listeners at a time: a new opening ends the previous one's.
@@ -108,6 +109,8 @@ function openCustomize(item) {
 async function selectGuest(userId) {
   const guest = state.config.guests.find((g) => g.user_id === userId) ?? state.config.guests[0];
   const merchantChanged = guest.merchant_id !== state.guest?.merchant_id;
+  // A new guest starts in the default language (the previous guest's choice is theirs).
+  if (guest !== state.guest) setLanguage(DEFAULT_LANGUAGE);
   state.choice = null;
   state.pointsDelta = null;
   showNews(null);
@@ -128,6 +131,25 @@ async function selectGuest(userId) {
   // Where the guest's engine runs: 'worker', or 'thread' (?worker=off, or a worker that could not start).
   if (state.hybrid.engineLocation !== null) document.body.dataset.engine = state.hybrid.engineLocation;
   await refreshAccount();
+}
+
+/** The guest's language: every text on the page made again in it, <html lang> set. */
+function setLanguage(code) {
+  const changed = useLanguage(code);
+  const radio = document.querySelector(`#language input[value="${language()}"]`);
+  if (radio) radio.checked = true;
+  if (!changed) return;
+  applyPageTexts();
+  renderBanner();
+  renderNews();
+  if (!state.guest) return;
+  renderHandoffs();
+  keepFocus($('items'), renderMenu);
+  renderBasket();
+  renderWallet();
+  renderOrders();
+  renderOffers(undefined, { keepTiming: true });
+  renderTotals();
 }
 
 let refreshTimer = null;
@@ -155,6 +177,7 @@ function wireControls() {
   changes.addEventListener('orders', renderOrders);
   changes.addEventListener('banner', (event) => showBanner(event.detail));
   $('guest').addEventListener('change', (event) => selectGuest(event.target.value));
+  $('language').addEventListener('change', (event) => setLanguage(event.target.value));
   $('venue').addEventListener('change', (event) => {
     state.venue = event.target.value;
     renderHandoffs();
@@ -199,11 +222,14 @@ async function registerServiceWorker() {
 async function main() {
   registerServiceWorker();
   try {
-    [state.config, state.menus] = await Promise.all([loadJson('config.json'), loadJson('menu.json')]);
+    [state.config, state.menus] = await Promise.all([loadJson('config.json'), loadJson('menu.json'), loadMessages()]);
   } catch (e) {
-    showBanner(`The kiosk cannot start: ${e.message}`);
+    $('banner').textContent = `The kiosk cannot start: ${e.message}`; // the page's texts may be what failed
+    $('banner').hidden = false;
     return;
   }
+  setLanguage(DEFAULT_LANGUAGE);
+  applyPageTexts();
   renderGuests();
   wireControls();
   renderHandoffs();

@@ -2,6 +2,7 @@
 // binary floating point, and only turned back into text for display and for requests
 // (the package's centsOf and decimalOfCents).
 import { centsOf, decimalOfCents } from '../../web/index.js';
+import { language } from './language.js';
 
 /** "4.75", 4.75, "5" -> 475, half up below the cent. Throws for anything that is not a non-negative decimal. */
 export function parseCents(value) {
@@ -13,8 +14,18 @@ export function parseCents(value) {
 /** 475 -> "4.75" (the decimal text the API expects). */
 export const centsToDecimal = decimalOfCents;
 
-/** 475 -> "$4.75"; -200 -> "−$2.00". */
+// One Intl.NumberFormat per language: the page's amounts are US dollars.
+const formats = new Map();
+
+/** 475 -> "$4.75" ("4,75 US$" in Spanish, "4,75 $US" in French); -200 -> "−$2.00". */
 export function formatMoney(cents) {
-  const text = `$${centsToDecimal(Math.abs(cents))}`;
+  const tag = language();
+  let format = formats.get(tag);
+  if (format === undefined) {
+    format = new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD' });
+    formats.set(tag, format);
+  }
+  // Through the decimal text, never a binary float: Intl.NumberFormat formats a decimal string exactly.
+  const text = format.format(centsToDecimal(Math.abs(cents)));
   return cents < 0 ? `\u2212${text}` : text;
 }

@@ -1,6 +1,6 @@
 // What the Offers panel shows, from one qualify() and one explain() of the same basket:
 // the qualifying offers in the contract's order, the best one, "spend $X more" hints and the
-// reasons the other redeemable offers do not apply. A points product whose `state` is not
+// reasons the other redeemable offers do not apply (the engine's reasons, for formatReason). A points product whose `state` is not
 // `redeemable` qualifies in the engine (contract 3.2: state is not a filter) but the service
 // refuses to bill it: it is listed apart (`unavailable`), never the best, never selected.
 import { parseCents } from './money.js';
@@ -61,7 +61,7 @@ export function offerView(snapshot, qualified, explained, choice = null) {
       hints.push({ id: entry.id, kind: entry.kind, label, remainingCents: parseCents(belowMinimum.remaining) });
       continue;
     }
-    const reasons = entry.reasons.filter((r) => r.code !== 'EMPTY_BASKET').map((r) => r.message);
+    const reasons = entry.reasons.filter((r) => r.code !== 'EMPTY_BASKET');
     if (reasons.length > 0) others.push({ id: entry.id, kind: entry.kind, label, reasons });
   }
   hints.sort((a, b) => a.remainingCents - b.remainingCents || (a.id < b.id ? -1 : 1));

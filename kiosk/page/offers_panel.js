@@ -1,7 +1,7 @@
 // The kiosk page's Offers panel: offers are recomputed by the guest's HybridQualifier (the wasm
 // engine in this page) on every change, and shown with what each would save.
-import { describeAge } from '../../web/index.js';
-import { $, h, keepFocus, localDate, pointsName, showBanner, time } from './elements.js';
+import { $, bannerKey, h, keepFocus, localDate, pointsName, showBanner, time } from './elements.js';
+import { ageText, emphasised, language, reasonText, t } from './language.js';
 import { formatMoney } from './money.js';
 import { offerView } from './offers.js';
 import { renderTotals } from './render.js';
@@ -10,6 +10,7 @@ import { orderRequest, state } from './state.js';
 
 let computing = 0;
 let lastAnswers = null; // { snapshot, qualified, explained }: the offers of the basket as computed
+let lastElapsed; // ms of the last computation shown, made again in each language
 
 /** Runs the engine on the basket (every change) and renders the Offers panel. */
 export async function recompute() {
@@ -39,10 +40,10 @@ export async function recompute() {
   if (failure) {
     state.view = null;
     showBanner(failure.code === 503
-      ? `Offers are unavailable: ${failure.message}.`
-      : `Offers cannot be computed: ${failure.message}`);
+      ? { key: 'offers.unavailableError', values: { error: failure.message } }
+      : { key: 'offers.cannotCompute', values: { error: failure.message } });
   } else {
-    if (failure === null && $('banner').textContent.startsWith('Offers ')) showBanner(null);
+    if (bannerKey()?.startsWith('offers.')) showBanner(null);
     reselect();
   }
   renderOffers(elapsed);
@@ -61,9 +62,9 @@ export function reselect() {
 }
 
 function offerDetail(offer) {
-  const parts = [`Saves ${formatMoney(offer.discountCents)}`];
-  if (offer.points !== null) parts.push(`uses ${offer.points} ${pointsName()}`);
-  if (offer.retireAt) parts.push(`until ${localDate(offer.retireAt)}`);
+  const parts = [t('offer.saves', { amount: formatMoney(offer.discountCents) })];
+  if (offer.points !== null) parts.push(t('offer.uses', { points: offer.points, pointsName: pointsName() }));
+  if (offer.retireAt) parts.push(t('offer.until', { date: localDate(offer.retireAt) }));
   return parts.join(' · ');
 }
 
@@ -76,38 +77,31 @@ export function renderOffers(elapsed, { keepTiming = false } = {}) {
   const note = $('provisional-note');
   note.hidden = !provisional;
   if (provisional && info) {
-    const asOf = `your account as of ${time(info.savedAt)} (${describeAge(info.ageMs)} old)`;
+    const asOf = { time: time(info.savedAt), age: ageText(info.ageMs) };
     note.dataset.snapshotAgeMs = String(info.ageMs);
-    if (state.online === false) {
-      note.textContent = `Offline: computed from ${asOf}. The service confirms them at checkout.`;
-    } else if (view?.provisional) {
-      note.textContent = `Provisional: computed from ${asOf}; the service could not confirm it since.`;
-    } else {
-      note.textContent = `From ${asOf}; checking with the service…`;
-    }
+    if (state.online === false) note.textContent = t('offers.noteOffline', asOf);
+    else if (view?.provisional) note.textContent = t('offers.noteProvisional', asOf);
+    else note.textContent = t('offers.noteChecking', asOf);
   }
 
   const empty = $('offers-empty');
   const list = $('offer-list');
   if (!view) {
-    empty.textContent = state.online === false
-      ? 'Offers are unavailable: the loyalty service is offline and this guest has no saved account.'
-      : 'Loading your account…';
-    if (state.snapshot && !$('banner').hidden) empty.textContent = 'Offers are unavailable right now.';
+    empty.textContent = t(state.online === false ? 'offers.noAccountOffline' : 'offers.loading');
+    if (state.snapshot && !$('banner').hidden) empty.textContent = t('offers.unavailable');
     empty.hidden = false;
     $('offer-choice').hidden = true;
     $('hints-section').hidden = true;
     $('others-section').hidden = true;
+    lastElapsed = undefined;
     $('timing').textContent = '';
     return;
   }
 
   empty.hidden = view.offers.length > 0;
-  empty.textContent = state.basket.isEmpty
-    ? 'Add items to see your offers.'
-    : 'No offers apply to this order yet.';
+  empty.textContent = t(state.basket.isEmpty ? 'offers.addItems' : 'offers.none');
   $('offer-choice').hidden = view.offers.length + view.unavailable.length === 0;
-  const age = provisional && info ? `Provisional · account ${describeAge(info.ageMs)} old` : null;
+  const age = provisional && info ? t('offer.age', { age: ageText(info.ageMs) }) : null;
   keepFocus(list, () => {
     const options = view.offers.map((offer) => {
       const key = `${offer.kind}:${offer.id}`;
@@ -116,7 +110,7 @@ export function renderOffers(elapsed, { keepTiming = false } = {}) {
           h('input', { type: 'radio', name: 'offer', value: offer.id, checked: view.selected?.id === offer.id,
             dataset: { focusKey: key } }),
           h('span', { class: 'body' },
-            offer.best && h('span', { class: 'badge best' }, 'Best offer'),
+            offer.best && h('span', { class: 'badge best' }, t('offer.best')),
             h('span', { class: 'label' }, offer.label),
             h('span', { class: 'detail' }, offerDetail(offer)),
             age && h('span', { class: 'age' }, age),
@@ -128,7 +122,7 @@ export function renderOffers(elapsed, { keepTiming = false } = {}) {
         h('label', {},
           h('input', { type: 'radio', name: 'offer', value: '', checked: view.selected === null,
             dataset: { focusKey: 'none' } }),
-          h('span', { class: 'body' }, h('span', { class: 'label' }, 'No offer this time')))));
+          h('span', { class: 'body' }, h('span', { class: 'label' }, t('offer.noOffer'))))));
     }
     // Points products the service will not bill (their state is not `redeemable`): shown greyed,
     // with their state, and not selectable.
@@ -138,9 +132,9 @@ export function renderOffers(elapsed, { keepTiming = false } = {}) {
           h('input', { type: 'radio', name: 'offer', value: offer.id, disabled: true,
             dataset: { focusKey: `${offer.kind}:${offer.id}` } }),
           h('span', { class: 'body' },
-            h('span', { class: 'badge unavailable' }, `Not redeemable (${offer.state})`),
+            h('span', { class: 'badge unavailable' }, t('offer.notRedeemable', { state: offer.state })),
             h('span', { class: 'label' }, offer.label),
-            h('span', { class: 'detail' }, `Not redeemable now · would save ${formatMoney(offer.discountCents)}`)),
+            h('span', { class: 'detail' }, t('offer.notRedeemableDetail', { amount: formatMoney(offer.discountCents) }))),
           h('span', { class: 'saving' }, '—'))));
     }
     list.replaceChildren(...options);
@@ -149,16 +143,18 @@ export function renderOffers(elapsed, { keepTiming = false } = {}) {
   $('hints-section').hidden = view.hints.length === 0;
   $('hints').replaceChildren(...view.hints.map((hint) =>
     h('li', { class: 'hint', dataset: { id: hint.id } },
-      'Spend ', h('strong', {}, formatMoney(hint.remainingCents)), ' more to unlock ',
-      h('strong', {}, hint.label))));
+      ...emphasised('offer.hint', { amount: formatMoney(hint.remainingCents), offer: hint.label }, ['amount', 'offer'], h))));
 
   $('others-section').hidden = view.others.length === 0;
   $('others').replaceChildren(...view.others.map((other) =>
-    h('li', { dataset: { id: other.id } }, h('strong', {}, other.label), ': ', other.reasons.join(' '))));
+    h('li', { dataset: { id: other.id } }, h('strong', {}, other.label), ': ', other.reasons.map(reasonText).join(' '))));
 
-  if (!keepTiming) {
-    $('timing').textContent = elapsed === undefined
-      ? ''
-      : `Computed on this device in ${elapsed < 0.1 ? '< 0.1' : elapsed.toFixed(1)} ms`;
-  }
+  if (!keepTiming) lastElapsed = elapsed;
+  $('timing').textContent = lastElapsed === undefined ? '' : t('offers.timing', { ms: milliseconds(lastElapsed) });
+}
+
+// "< 0.1" or one decimal, in the page's language ("2,5" in Spanish and French).
+function milliseconds(ms) {
+  const format = new Intl.NumberFormat(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return ms < 0.1 ? `< ${format.format(0.1)}` : format.format(ms);
 }

@@ -2,6 +2,7 @@
 // (offers_panel.js: the Offers panel; status_panels.js: wallet, status and waiting orders).
 import { Basket } from './basket.js';
 import { $, announce, h, handlers, keepFocus } from './elements.js';
+import { t } from './language.js';
 import { formatMoney, parseCents } from './money.js';
 import { state } from './state.js';
 
@@ -42,7 +43,16 @@ export function renderHandoffs() {
   $('handoff-options').replaceChildren(...options.map((o) =>
     h('label', {},
       h('input', { type: 'radio', name: 'handoff', value: o.id, checked: o.id === state.handoff }),
-      h('span', {}, o.label))));
+      h('span', {}, handoffLabel(o)))));
+}
+
+/** A handoff's name in the page's language (config.json's label for one the page has no text for). */
+function handoffLabel(option) {
+  try {
+    return t(`handoff.${option.id}`);
+  } catch {
+    return option.label;
+  }
 }
 
 // -------------------------------------------------------------------------- menu, basket
@@ -65,17 +75,18 @@ export function renderMenu() {
   const shown = items.filter((item) => (item.categories ?? []).includes(state.category));
   $('items').replaceChildren(...shown.map((item) =>
     h('li', {},
+      // The button's name is its visible text (name, description, price) and then what it does,
+      // so a spoken command with any of the visible words finds it (WCAG 2.5.3, label in name).
       h('button', {
         type: 'button',
         class: 'item',
         dataset: { id: item.id, focusKey: `item:${item.id}` },
-        'aria-label': `${item.name}, ${formatMoney(parseCents(item.price))}, ${
-          hasModifiers(item) ? 'customise and add' : 'add to order'}`,
         onclick: () => handlers.chooseItem(item),
       },
       h('span', { class: 'name' }, item.name),
       h('span', { class: 'description' }, item.description ?? ''),
       h('span', { class: 'price' }, formatMoney(parseCents(item.price))),
+      h('span', { class: 'visually-hidden' }, `, ${t(hasModifiers(item) ? 'item.customise' : 'item.add')}`),
       h('span', { class: 'add', 'aria-hidden': 'true' }, '+')))));
 }
 
@@ -90,19 +101,20 @@ export function renderBasket() {
       const setQuantity = (quantity) => () => {
         basket.setQuantity(line.key, quantity);
         handlers.basketChanged();
-        announce(quantity > 0 ? `${line.item.name}: ${quantity}` : `${line.item.name} removed`);
+        announce(quantity > 0 ? t('line.quantity', { item: line.item.name, quantity: String(quantity) })
+          : t('line.removed', { item: line.item.name }));
       };
       return h('li', { class: 'line', dataset: { key: line.key } },
         h('div', { class: 'what' },
           h('span', { class: 'name' }, line.item.name),
           modifiers && h('span', { class: 'modifiers' }, modifiers)),
-        h('div', { class: 'stepper', role: 'group', 'aria-label': `Quantity of ${line.item.name}` },
+        h('div', { class: 'stepper', role: 'group', 'aria-label': t('line.quantityOf', { item: line.item.name }) },
           h('button', { type: 'button', class: 'round', dataset: { focusKey: `less:${line.key}` },
-            'aria-label': line.quantity > 1 ? `One less ${line.item.name}` : `Remove ${line.item.name}`,
+            'aria-label': t(line.quantity > 1 ? 'line.oneLess' : 'line.remove', { item: line.item.name }),
             onclick: setQuantity(line.quantity - 1) }, line.quantity > 1 ? '−' : '×'),
           h('output', { class: 'quantity' }, String(line.quantity)),
           h('button', { type: 'button', class: 'round', dataset: { focusKey: `more:${line.key}` },
-            'aria-label': `One more ${line.item.name}`, onclick: setQuantity(line.quantity + 1) }, '+')),
+            'aria-label': t('line.oneMore', { item: line.item.name }), onclick: setQuantity(line.quantity + 1) }, '+')),
         h('span', { class: 'amount' }, formatMoney(Basket.lineCents(line))));
     }));
   });
@@ -115,17 +127,16 @@ export function renderTotals() {
   const discount = selected ? Math.min(selected.discountCents, subtotal) : 0;
   $('subtotal').textContent = formatMoney(subtotal);
   $('discount-row').hidden = !selected;
-  $('discount-label').textContent = selected ? selected.label : 'Offer';
+  $('discount-label').textContent = selected ? selected.label : t('totals.offer');
   $('discount').textContent = formatMoney(-discount);
   $('total').textContent = formatMoney(subtotal - discount);
   const checkout = $('checkout');
   const note = $('checkout-note');
-  checkout.textContent = `Checkout · ${formatMoney(subtotal - discount)}`;
+  checkout.textContent = t('checkout.button', { amount: formatMoney(subtotal - discount) });
   checkout.disabled = state.basket.isEmpty;
   if (state.basket.isEmpty) note.textContent = '';
   else if (state.online === false) {
-    note.textContent = 'Offline: the loyalty service is not reachable. Orders are kept on this kiosk and ' +
-      'sent when it is back; offers are not redeemed until then.';
+    note.textContent = t('checkout.offlineNote');
   } else note.textContent = '';
   note.hidden = note.textContent === '';
 }

@@ -223,7 +223,7 @@ export function refreshAccount() {
     } catch (e) {
       if (state.hybrid !== hybrid) return;
       if (e?.code === 0 || e?.code === 599 || (e?.code >= 500 && e?.code <= 599)) setOnline(false);
-      else if (e?.code !== 410) emit('banner', `The loyalty service refused this guest: ${e.message}`);
+      else if (e?.code !== 410) emit('banner', { key: 'banner.guestRefused', values: { error: e.message } });
       await updateOrders();
     }
   })().finally(() => {

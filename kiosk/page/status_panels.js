@@ -1,5 +1,6 @@
 // The kiosk page's wallet, status line and the orders waiting for the service.
-import { $, h, plural, pointsName, showNews } from './elements.js';
+import { $, h, pointsName, showNews } from './elements.js';
+import { t } from './language.js';
 import { formatMoney, parseCents } from './money.js';
 import { walletOf } from './offers.js';
 import { renderLocations } from './render.js';
@@ -11,16 +12,16 @@ export function renderWallet() {
   const pointsDelta = state.pointsDelta && state.pointsDelta.until > Date.now() ? state.pointsDelta.value : 0;
   const wallet = $('wallet');
   if (!state.guest) return;
-  const parts = [h('span', { class: 'guest' }, `Hi, ${state.guest.name}`)];
+  const parts = [h('span', { class: 'guest' }, t('wallet.hi', { name: state.guest.name }))];
   if (state.snapshot) {
     const { rewardCount, balance } = walletOf(state.snapshot, clock().getTime());
     parts.push(h('span', { class: 'points', id: 'points-balance', dataset: { balance } },
-      `${balance.toLocaleString()} ${pointsName()}`));
+      t('wallet.points', { balance, pointsName: pointsName() })));
     if (pointsDelta !== 0) {
       parts.push(h('span', { class: `delta ${pointsDelta > 0 ? 'up' : 'down'}` },
         `${pointsDelta > 0 ? '+' : '−'}${Math.abs(pointsDelta)}`));
     }
-    parts.push(h('span', { class: 'rewards', id: 'reward-count' }, plural(rewardCount, 'reward')));
+    parts.push(h('span', { class: 'rewards', id: 'reward-count' }, t('wallet.rewards', { count: rewardCount })));
   }
   wallet.replaceChildren(...parts);
 }
@@ -34,7 +35,7 @@ export function snapshotChanged(previous) {
     const known = new Set((previous.rewards ?? []).map((r) => r.id));
     const added = (snapshot.rewards ?? [])
       .filter((r) => !known.has(r.id) && (r.state ?? 'redeemable') === 'redeemable');
-    if (added.length > 0) showNews(`New reward: ${added.map((r) => r.label || r.id).join(', ')}`);
+    if (added.length > 0) showNews({ key: 'news.reward', values: { rewards: added.map((r) => r.label || r.id).join(', ') } });
   } else {
     state.pointsDelta = null;
     showNews(null);
@@ -47,16 +48,16 @@ export function snapshotChanged(previous) {
 export function renderStatus() {
   const status = $('status');
   const text = $('status-text');
-  const waiting = state.pending.length > 0 ? ` · ${plural(state.pending.length, 'order')} waiting` : '';
+  const waiting = state.pending.length > 0 ? ` · ${t('status.waiting', { count: state.pending.length })}` : '';
   if (state.online === true) {
     status.dataset.state = 'online';
-    text.textContent = `Online${waiting}`;
+    text.textContent = `${t('status.online')}${waiting}`;
   } else if (state.online === false) {
     status.dataset.state = 'offline';
-    text.textContent = `Offline · offers provisional${waiting}`;
+    text.textContent = `${t('status.offline')}${waiting}`;
   } else {
     status.dataset.state = 'connecting';
-    text.textContent = 'Connecting…';
+    text.textContent = t('status.connecting');
   }
 }
 
@@ -76,9 +77,9 @@ export function renderOrders() {
   const pending = state.pending.map((order) => {
     const name = whose(order);
     return h('li', { class: 'order queued', dataset: { basketId: order.basketId, status: 'queued' } },
-      h('span', { class: 'state' }, 'Waiting for the loyalty service'),
-      h('span', { class: 'what' }, `${name ? `${name} · ` : ''}${orderAmount(order)} · order ${order.basketId.slice(0, 8)}`,
-        order.offer ? ` · with ${order.offer.id} (provisional)` : ''));
+      h('span', { class: 'state' }, t('order.waiting')),
+      h('span', { class: 'what' }, `${name ? `${name} · ` : ''}${orderAmount(order)} · ${t('order.short', { id: order.basketId.slice(0, 8) })}`,
+        order.offer ? ` · ${t('order.withOffer', { offer: order.offer.id })}` : ''));
   });
   const settled = state.settled.slice(0, 5).map(({ guest, order, outcome }) =>
     h('li', { class: `order ${outcome.status}`, dataset: {
@@ -89,10 +90,10 @@ export function renderOrders() {
     } },
     h('span', { class: 'state' }, settledText(outcome)),
     outcome.offerRefused && h('span', { class: 'note' }, offerRefusedText(outcome, offerLabel(guest, outcome.offerRefused))),
-    h('span', { class: 'what' }, `${guest.name} · ${orderAmount(order)} · order ${order.basketId.slice(0, 8)}`)));
+    h('span', { class: 'what' }, `${guest.name} · ${orderAmount(order)} · ${t('order.short', { id: order.basketId.slice(0, 8) })}`)));
   const attention = state.damaged.length === 0 ? [] : [h('p', { class: 'attention', id: 'orders-attention', role: 'status' },
-    `${state.damaged.length} ${state.damaged.length === 1 ? 'order needs' : 'orders need'} attention`,
-    h('span', { class: 'what' }, ': this kiosk kept an order it cannot read. Staff can check it; other orders are not affected.'))];
+    t('orders.attention', { count: state.damaged.length }),
+    h('span', { class: 'what' }, t('orders.attentionWhat')))];
   $('orders-section').hidden = pending.length + settled.length + attention.length === 0;
   $('orders-attention')?.remove();
   $('orders').before(...attention);
@@ -102,18 +103,20 @@ export function renderOrders() {
 
 // A billed order says what it saved only when the service said so (a null discount is unknown).
 function settledText(outcome) {
-  if (outcome.status !== 'billed') return `Refused by the loyalty service: ${outcome.message}`;
-  const saved = typeof outcome.discount === 'string' && parseCents(outcome.discount) > 0 && !outcome.offerRefused
-    ? `, saved ${formatMoney(parseCents(outcome.discount))}` : '';
-  return `Confirmed: billed${saved}`;
+  if (outcome.status !== 'billed') return t('order.refused', { message: outcome.message });
+  return typeof outcome.discount === 'string' && parseCents(outcome.discount) > 0 && !outcome.offerRefused
+    ? t('order.billedSaved', { amount: formatMoney(parseCents(outcome.discount)) })
+    : t('order.billed');
 }
 
 function offerRefusedText(outcome, label) {
-  let shortfall = '';
+  let shortfall = null;
   try {
-    if (typeof outcome.shortfall === 'string') shortfall = `; ${formatMoney(parseCents(outcome.shortfall))} not applied`;
+    if (typeof outcome.shortfall === 'string') shortfall = formatMoney(parseCents(outcome.shortfall));
   } catch {
     // an unreadable amount is not shown
   }
-  return `Billed without ${label}: the offer was no longer available${shortfall}`;
+  return shortfall === null
+    ? t('order.billedWithout', { offer: label })
+    : t('order.billedWithoutShortfall', { offer: label, amount: shortfall });
 }

@@ -8,7 +8,8 @@ import { SERVICE_WORKER, versionedServiceWorker } from './service_worker.mjs';
 import { statOrNothing } from './stat_or_nothing.mjs';
 
 /** The folders the page server serves, under the site root, at their repository paths. */
-export const SITE_FOLDERS = ['kiosk/page', 'web'];
+// node_modules/messageformat: the formatter of loyalty-qualifier/messages (the page's import map names it).
+export const SITE_FOLDERS = ['kiosk/page', 'web', 'node_modules/messageformat'];
 
 const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8',
