@@ -31,8 +31,11 @@ function withoutComments(text) {
   return text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 }
 
-/** file -> the files it imports (relative specifiers only, resolved). */
-export function importGraph(dir) {
+/**
+ * file -> the files it imports (relative specifiers, resolved; a bare specifier too when `imports`,
+ * an import map's { specifier: absolute file }, names it).
+ */
+export function importGraph(dir, { imports = {} } = {}) {
   const graph = new Map();
   for (const file of sourceFiles(dir)) {
     const text = withoutComments(readFileSync(file, 'utf8'));
@@ -42,6 +45,8 @@ export function importGraph(dir) {
         const specifier = match[1];
         if (specifier.startsWith('./') || specifier.startsWith('../')) {
           targets.add(path.resolve(path.dirname(file), specifier));
+        } else if (Object.hasOwn(imports, specifier)) {
+          targets.add(imports[specifier]);
         }
       }
     }
