@@ -28,22 +28,19 @@ export function compiledMessage(tag, source) {
 
 /** Formats one MessageFormat 2 message with `values`; docs/reference.md, "Messages". */
 export function formatMessage(source, values = {}, options = {}) {
-  if (typeof source !== 'string') throw new TypeError('source must be the text of a MessageFormat 2 message');
-  if (values === null || typeof values !== 'object') throw new TypeError('values must be an object of the message\'s variables');
+  if (typeof source !== 'string') throw new TypeError('source must be a MessageFormat 2 message');
   const { tag } = guestLocale(options?.locale);
   let message;
   try {
     message = compiledMessage(tag, source);
   } catch (cause) {
-    throw new SyntaxError(`source is not a MessageFormat 2 message: ${cause.message}`, { cause });
+    throw new SyntaxError(`source: ${cause.message}`, { cause });
   }
   let failure;
   const text = message.format(values, (error) => {
     failure ??= error;
   });
-  if (failure !== undefined) {
-    const variable = /\$(\w+)/.exec(failure.message)?.[1];
-    throw new TypeError(`${variable ? `values.${variable}` : 'a value'} is missing or not what the message needs: ${failure.message}`);
-  }
+  // The value at fault, as the error names it ("Variable not available: $name").
+  if (failure !== undefined) throw new TypeError(`values.${/\$(\w+)/.exec(failure.message)?.[1]}: ${failure.message}`);
   return text;
 }
