@@ -10,6 +10,7 @@ export async function smokeCheck(origin) {
   for (const route of ['/kiosk/page/', '/kiosk/page/kiosk.js', '/kiosk/page/kiosk.css', '/kiosk/page/menu.json', '/web/engine/qualifier.js',
     '/web/engine/qualify_error.js',
     '/web/http/loyalty_client.js',
+    '/web/messages/messages.js', '/node_modules/messageformat/lib/index.js',
     '/web/dist/loyalty_qualifier.mjs', '/web/dist/loyalty_qualifier.wasm']) {
     await get(route);
   }
