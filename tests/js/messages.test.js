@@ -220,7 +220,7 @@ one {{{$count} oferta}}
   assert.equal(formatMessage(offers, { count: 1 }, { locale: 'es' }), '1 oferta');
   assert.equal(formatMessage(offers, { count: 2600 }, { locale: 'es-MX' }), '2,600 ofertas');
   assert.equal(formatMessage('{$n :integer} points', { n: 2600 }, { locale: 'fr' }), '2\u202f600 points');
-  assert.equal(formatMessage('Dépensez {$r :currency currency=USD}', { r: '3.25' }, { locale: 'fr' }), 'Dépensez 3,25 $US');
+  assert.match(formatMessage('Dépensez {$r :currency currency=USD}', { r: '3.25' }, { locale: 'fr' }), /^Dépensez 3,25\s\$US$/u);
   assert.equal(formatMessage('Hello {$name}', { name: 'Alex' }), 'Hello Alex');
   assert.throws(() => formatMessage('Hello {$name}', {}), { name: 'TypeError', message: /values\.name/ });
   assert.throws(() => formatMessage('Hello {$name', { name: 'x' }), { name: 'SyntaxError' });
