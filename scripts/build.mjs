@@ -150,7 +150,7 @@ export function minifyScripts(glueFile, dist, web = path.join(root, 'web')) {
     legalComments: 'none',
     logLevel: 'silent',
   });
-  // The bundle lives in web/dist/ beside the .wasm, while web/engine/qualifier.js names it ../dist/...
+  // The bundle lives in web/dist/ beside the .wasm, while web/engine/engine_module.js names it ../dist/...
   const code = bundle.outputFiles[0].text;
   const named = code.split('"../dist/loyalty_qualifier.wasm"');
   if (named.length !== 2) throw new Error('the browser bundle must name ../dist/loyalty_qualifier.wasm once');
@@ -185,7 +185,7 @@ export function nodeEntryText(web = path.join(root, 'web')) {
     legalComments: 'none',
     logLevel: 'silent',
   });
-  // The bundle lives at web/, while web/engine/qualifier.js names the glue and the .wasm
+  // The bundle lives at web/, while web/engine/engine_module.js names the glue and the .wasm
   // ../dist/...: here they are ./dist/... (the glue's import and the .wasm's URL).
   const parts = bundle.outputFiles[0].text.split('"../dist/');
   if (parts.length < 3) throw new Error('the Node entry must name ../dist/loyalty_qualifier.mjs and .wasm');
