@@ -1,6 +1,7 @@
 // `npm test`: installs what is missing, builds what is stale, then runs every suite:
 // native Catch2 tests (ctest; again under ASan + UBSan), short libFuzzer runs of every parser,
-// the import-cycle check of web/, JS tests (tests/js/), the local service over HTTP
+// the import-cycle check of web/ and kiosk/ and the house rules a program can check (module
+// length, one declaration per type, the kiosk page on the package's entry points), JS tests (tests/js/), the local service over HTTP
 // (tests/service/), its launcher from the checkout (tests/package/), the consumer suite
 // (tests/consumer/: the tarballs of `npm run pack` installed outside the checkout, with the
 // README's code blocks, Node, esbuild, Vite and jsdom, Chromium, the CLI and serve), the kiosk
@@ -46,9 +47,10 @@ function skip(name, why) {
 const systemReady = step('system packages', () => ensureSystemPackages(run));
 const npmReady = step('npm packages', () => ensureNpmPackages(run));
 
-step('import cycles in web/ and kiosk/ (scripts/check-imports.mjs)', () => {
+step('imports and the house rules of web/ and kiosk/ (scripts/check-imports.mjs, scripts/check-house.mjs)', () => {
   run(process.execPath, ['scripts/check-imports.mjs', 'web']);
   run(process.execPath, ['scripts/check-imports.mjs', 'kiosk']);
+  run(process.execPath, ['scripts/check-house.mjs']);
 });
 
 if (!systemReady) {

@@ -1,0 +1,127 @@
+// `node scripts/check-house.mjs`: fails (exit 1) when a rule of the house that a program can
+// check is broken, and names every breach. Run by `npm test` beside the import-cycle check.
+//   - module length: no .js/.mjs module of web/ or kiosk/ over 400 lines (build output aside:
+//     web/dist/ and web/index.node.mjs);
+//   - one declaration per type: every name exported by web/**/*.d.ts is declared once (an
+//     interface declared twice merges silently; a second name for one shape drifts);
+//   - the kiosk page on the package's entry points: a module of kiosk/page/ imports from web/
+//     only modules that package.json "exports" names (web/index.js, web/worker/worker.js, ...).
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+import { importGraph } from './check-imports.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export const MAX_MODULE_LINES = 400;
+
+function filesUnder(dir, pattern, skip = new Set()) {
+  const files = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (skip.has(full)) continue;
+    if (entry.isDirectory()) files.push(...filesUnder(full, pattern, skip));
+    else if (pattern.test(entry.name)) files.push(full);
+  }
+  return files;
+}
+
+function lineCount(text) {
+  if (text === '') return 0;
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+/** Modules over `max` lines under `dirs` (.js and .mjs; `skip`: folders and files left out): [{ file, lines }]. */
+export function longModules(dirs, { max = MAX_MODULE_LINES, skip = [] } = {}) {
+  const skipped = new Set(skip.map((dir) => path.resolve(dir)));
+  const long = [];
+  for (const dir of dirs) {
+    for (const file of filesUnder(path.resolve(dir), /\.m?js$/, skipped)) {
+      const lines = lineCount(readFileSync(file, 'utf8'));
+      if (lines > max) long.push({ file, lines });
+    }
+  }
+  return long;
+}
+
+// export interface X / export type X / export declare class X / export function X / export const X
+const DECLARATION = /^export\s+(?:declare\s+)?(interface|type|class|function|const|enum)\s+([A-Za-z_$][\w$]*)/gm;
+
+/**
+ * Exported names of the .d.ts files under `dir` declared more than once: [{ name, places }]
+ * (places: "file:line"). Overloads of one function in one file (consecutive `export function`
+ * lines of the same name) are one declaration.
+ */
+export function duplicateDeclarations(dir) {
+  const places = new Map();
+  for (const file of filesUnder(path.resolve(dir), /\.d\.ts$/)) {
+    const text = readFileSync(file, 'utf8');
+    let previous = null;
+    for (const match of text.matchAll(DECLARATION)) {
+      const [, kind, name] = match;
+      const line = text.slice(0, match.index).split('\n').length;
+      const overload = kind === 'function' && previous?.name === name && previous.file === file;
+      previous = { name, file };
+      if (overload) continue;
+      if (!places.has(name)) places.set(name, []);
+      places.get(name).push(`${file}:${line}`);
+    }
+  }
+  return [...places].filter(([, where]) => where.length > 1).map(([name, where]) => ({ name, places: where }));
+}
+
+/** The JS modules package.json "exports" names (every condition), as absolute paths. */
+export function entryModules(packageJsonPath) {
+  const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8'));
+  const base = path.dirname(path.resolve(packageJsonPath));
+  const targets = [];
+  const walk = (value) => {
+    if (typeof value === 'string') targets.push(value);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(pkg.exports);
+  return new Set(targets.filter((t) => /\.m?js$/.test(t) && !t.includes('*')).map((t) => path.resolve(base, t)));
+}
+
+/**
+ * Imports of modules under `pageDir` that reach into `packageDir` past its entry points:
+ * [{ file, target }].
+ */
+export function pageImportsPastEntryPoints(pageDir, packageDir, entries) {
+  const inside = path.resolve(packageDir) + path.sep;
+  const bad = [];
+  for (const [file, targets] of importGraph(path.resolve(pageDir))) {
+    for (const target of targets) {
+      if (target.startsWith(inside) && !entries.has(target)) bad.push({ file, target });
+    }
+  }
+  return bad;
+}
+
+function main() {
+  const rel = (file) => path.relative(root, file);
+  const problems = [];
+  for (const { file, lines } of longModules([path.join(root, 'web'), path.join(root, 'kiosk')], { skip: [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs')] })) {
+    problems.push(`${rel(file)} has ${lines} lines (at most ${MAX_MODULE_LINES}): split it along the data's path`);
+  }
+  for (const { name, places } of duplicateDeclarations(path.join(root, 'web'))) {
+    problems.push(`type ${name} is declared ${places.length} times: ${places.map((p) => rel(p)).join(', ')}`);
+  }
+  const entries = entryModules(path.join(root, 'package.json'));
+  for (const { file, target } of pageImportsPastEntryPoints(path.join(root, 'kiosk/page'), path.join(root, 'web'), entries)) {
+    problems.push(`${rel(file)} imports ${rel(target)}, which is no entry point of the package ("exports" in package.json)`);
+  }
+  if (problems.length === 0) {
+    console.log(`check-house: modules of web/ and kiosk/ within ${MAX_MODULE_LINES} lines; ` +
+      `each type of web/ declared once; kiosk/page imports the package through its ${entries.size} entry modules only`);
+    return 0;
+  }
+  for (const problem of problems) console.error(`check-house: ${problem}`);
+  return 1;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = main();
+}
