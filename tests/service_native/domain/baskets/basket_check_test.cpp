@@ -11,6 +11,7 @@
 #include "lq/instant.hpp"
 #include "lq/qualifier.hpp"
 #include "lq/request.hpp"
+#include "lq/request_reader.hpp"
 
 namespace {
 
