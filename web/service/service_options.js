@@ -103,7 +103,7 @@ export const SERVICE_OPTIONS = [
 ];
 
 /** An option's check: its flag value, or a TypeError "<name> must be ..." (name: how the caller calls it). */
-function checked(option, value, name) {
+export function checked(option, value, name) {
   try {
     return option.text(value);
   } catch (e) {
