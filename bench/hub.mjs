@@ -5,8 +5,9 @@
 // - a race of 64 claims of one reward, each on its own connection, repeated: exactly one grant
 //   every time.
 //
-//   node bench/hub.mjs [--quick] [--hub PATH]   (prints the figures as JSON)
-import { mkdtempSync, rmSync } from 'node:fs';
+//   node bench/hub.mjs [--quick] [--tmpfs] [--hub PATH]   (prints the figures as JSON; --tmpfs: the
+//   database on /dev/shm, where a disk flush costs nothing)
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,8 +83,8 @@ async function races(url, repetitions) {
 }
 
 /** Both figures on one fresh hub; `repeats` round-trip runs, the least disturbed (lowest p99) kept. */
-export async function measureHub({ binary, quick = false, repeats = quick ? 1 : 3 }) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'lq-bench-hub-'));
+export async function measureHub({ binary, quick = false, repeats = quick ? 1 : 3, under = os.tmpdir(), raceCount }) {
+  const dir = mkdtempSync(path.join(under, 'lq-bench-hub-'));
   const hub = await startStoreHub({
     storeKey: KEY,
     db: path.join(dir, 'hub.db'),
@@ -96,7 +97,7 @@ export async function measureHub({ binary, quick = false, repeats = quick ? 1 : 
       const figures = await roundTrips(hub.url, quick ? 1 : 3, run);
       if (best === null || figures.p99 < best.p99) best = figures;
     }
-    const grants = await races(hub.url, quick ? 5 : 20);
+    const grants = await races(hub.url, raceCount ?? (quick ? 5 : 20));
     return { roundTrip: best, races: grants };
   } finally {
     await hub.stop();
@@ -108,6 +109,9 @@ export async function measureHub({ binary, quick = false, repeats = quick ? 1 : 
 export async function hubRows({ binary, quick = false }) {
   const { roundTrip: r, races: grants } = await measureHub({ binary, quick });
   const exact = grants.every((g) => g === 1);
+  // The same load with the database in memory (tmpfs: a flush costs nothing): what of the round
+  // trip is the disk's fsync and what is the hub's own work.
+  const tmpfs = existsSync('/dev/shm') ? (await measureHub({ binary, quick, under: '/dev/shm', raceCount: 1 })).roundTrip : null;
   return [
     [`store hub: claim round trip, ${KIOSKS} kiosks claiming at once (127.0.0.1, kept alive, every claim a grant)`,
       `p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms (${Math.round(r.rps)} claims/s${r.errors ? `, ${r.errors} not granted` : ''})`,
@@ -116,6 +120,9 @@ export async function hubRows({ binary, quick = false }) {
     [`store hub: a race of ${RACERS} concurrent claims of one reward, ${grants.length} times`,
       `grants per race: ${exact ? `exactly 1 every time` : grants.join(' ')}`, 'exactly 1, every time', exact,
       'hub_race_grants', grants],
+    ...(tmpfs ? [[`  the same round trip with the database on tmpfs (/dev/shm: no disk flush), ${KIOSKS} kiosks`,
+      `p50 ${tmpfs.p50.toFixed(2)} ms, p99 ${tmpfs.p99.toFixed(2)} ms (${Math.round(tmpfs.rps)} claims/s)`, 'info', null,
+      'hub_claim_round_trip_tmpfs', { p50_ms: tmpfs.p50, p99_ms: tmpfs.p99, rps: tmpfs.rps }]] : []),
   ];
 }
 
@@ -123,6 +130,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const args = process.argv.slice(2);
   const at = args.indexOf('--hub');
   const binary = at >= 0 ? path.resolve(args[at + 1]) : path.join(root, 'build/native/hub/loyalty_hub');
-  const figures = await measureHub({ binary, quick: args.includes('--quick') });
+  const under = args.includes('--tmpfs') ? '/dev/shm' : os.tmpdir();
+  const figures = await measureHub({ binary, quick: args.includes('--quick'), under });
   process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 }
