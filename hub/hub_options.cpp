@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "command_line_numbers.hpp"
-#include "domain/order_window.hpp"
+#include "domain/baskets/order_window.hpp"
 
 namespace lq::hub {
 
