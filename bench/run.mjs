@@ -22,6 +22,7 @@ import { buildWasm } from '../scripts/build.mjs';
 import { startLocalService } from '../web/service/local_service.js';
 import { checkoutRows } from './checkout.mjs';
 import { connectionRows } from './connections.mjs';
+import { hubRows } from './hub.mjs';
 import { median, perCall, wallMs } from './timing.mjs';
 import { WORKLOADS, LOAD_REWARDS, defaultDir, root, writeWorkloads } from './workloads.mjs';
 
@@ -51,6 +52,10 @@ const nativeBench = path.join(nativeBuildDir, 'bench/lq_native_bench');
 const serviceBinary = process.env.LQ_BENCH_SERVICE
   ? path.resolve(process.env.LQ_BENCH_SERVICE)
   : path.join(root, 'build/native/service/loyalty_service');
+// The store hub as npm run build makes it; LQ_BENCH_HUB names another build of it.
+const hubBinary = process.env.LQ_BENCH_HUB
+  ? path.resolve(process.env.LQ_BENCH_HUB)
+  : path.join(root, 'build/native/hub/loyalty_hub');
 const rows = [];
 const results = {
   started: new Date().toISOString(),
@@ -569,6 +574,13 @@ async function main() {
     // A checkout while 1,000 orders wait (bench/checkout.mjs, issue 28).
     for (const r of await checkoutRows({ binary: serviceBinary, quick }).catch((e) => [[
       'checkout with 1,000 queued orders', `n/a (${e.message})`, '<= 10 ms', null]])) row(...r);
+  }
+  // The store hub: claim round trips of 32 kiosks at once, races for one reward (bench/hub.mjs, issue 29).
+  if (!flag('--no-service') && existsSync(hubBinary)) {
+    for (const r of await hubRows({ binary: hubBinary, quick }).catch((e) => [[
+      'store hub: claim round trip and race', `n/a (${e.message})`, 'info', null]])) row(...r);
+  } else {
+    row('store hub: claim round trip and race', 'n/a (build/native/hub/loyalty_hub not built)', 'info', null);
   }
   await loading(files);
   downloadSize();

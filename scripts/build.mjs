@@ -63,7 +63,8 @@ export function buildNative() {
 export function buildPlatformPackage() {
   const dir = path.join(root, 'build/native');
   configureNative(dir);
-  run('cmake', ['--build', 'build/native', '--parallel', jobs, '--target', 'loyalty_service_portable']);
+  run('cmake', ['--build', 'build/native', '--parallel', jobs, '--target', 'loyalty_service_portable',
+    'loyalty_hub_portable']);
   if (!copyPortableService(dir)) {
     throw new Error(`no ${platformPackageDir()}/package.json: no platform package for this platform`);
   }
@@ -74,22 +75,35 @@ export function platformPackageDir() {
   return path.join(root, `npm/${process.platform}-${process.arch}`);
 }
 
+/** The static programs the platform package ships: build/native/<from> -> npm/<platform>-<arch>/bin/<to>. */
+const PORTABLE_PROGRAMS = [
+  ['service/loyalty_service_portable', 'loyalty_service'],
+  ['hub/loyalty_hub_portable', 'loyalty_hub'],
+];
+
 /**
- * The static service binary into the platform package npm/<platform>-<arch>/bin/ (linux-x64).
- * False when there is no such binary or package.
+ * The static service and store hub binaries into the platform package npm/<platform>-<arch>/bin/
+ * (linux-x64). False when there is no such package or one of the binaries is missing.
  */
 function copyPortableService(dir) {
-  const from = path.join(dir, 'service/loyalty_service_portable');
   const platformPackage = platformPackageDir();
-  if (!existsSync(from) || !existsSync(path.join(platformPackage, 'package.json'))) return false;
-  const to = path.join(platformPackage, 'bin/loyalty_service');
-  if (existsSync(to) && readFileSync(from).equals(readFileSync(to))) return true;
-  mkdirSync(path.dirname(to), { recursive: true });
-  rmSync(to, { force: true }); // never write into a binary that may be running
-  copyFileSync(from, to);
-  chmodSync(to, 0o755);
-  console.log(`build: ${path.relative(root, to)}`);
-  return true;
+  if (!existsSync(path.join(platformPackage, 'package.json'))) return false;
+  let all = true;
+  for (const [built, shipped] of PORTABLE_PROGRAMS) {
+    const from = path.join(dir, built);
+    if (!existsSync(from)) {
+      all = false;
+      continue;
+    }
+    const to = path.join(platformPackage, 'bin', shipped);
+    if (existsSync(to) && readFileSync(from).equals(readFileSync(to))) continue;
+    mkdirSync(path.dirname(to), { recursive: true });
+    rmSync(to, { force: true }); // never write into a binary that may be running
+    copyFileSync(from, to);
+    chmodSync(to, 0o755);
+    console.log(`build: ${path.relative(root, to)}`);
+  }
+  return all;
 }
 
 export function buildWasm() {

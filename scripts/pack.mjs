@@ -55,9 +55,11 @@ function main() {
     return 1;
   }
   const platform = packed.find((p) => p.name !== 'loyalty-qualifier');
-  if (!platform?.files.some((f) => f.path === 'bin/loyalty_service')) {
-    console.error(`pack: ${platform?.name ?? 'the platform package'} was packed without bin/loyalty_service`);
-    return 1;
+  for (const binary of ['bin/loyalty_service', 'bin/loyalty_hub']) {
+    if (!platform?.files.some((f) => f.path === binary)) {
+      console.error(`pack: ${platform?.name ?? 'the platform package'} was packed without ${binary}`);
+      return 1;
+    }
   }
   // The package first, then its platform package, as the docs write the line.
   const ordered = [...packed].sort((a, b) => Number(a.name !== 'loyalty-qualifier') - Number(b.name !== 'loyalty-qualifier'));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The native tests (the Catch2 suites of the engine and the service core, property test,
+# The native tests (the Catch2 suites of the engine, the service core and the store hub, property test,
 # fuzz-corpus and crash replays) built by the "asan" CMake preset: Debug, AddressSanitizer +
 # UndefinedBehaviorSanitizer, no recovery. Any report fails.
 set -euo pipefail

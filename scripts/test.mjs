@@ -2,7 +2,7 @@
 // native Catch2 tests (ctest; again under ASan + UBSan), short libFuzzer runs of every parser,
 // the import-cycle check of web/ and kiosk/ and the house rules a program can check (module
 // length, one declaration per type, the kiosk page on the package's entry points), JS tests (tests/js/), the local service over HTTP
-// (tests/service/), its launcher from the checkout (tests/package/), the consumer suite
+// (tests/service/), the store hub over HTTP (tests/hub/), its launcher from the checkout (tests/package/), the consumer suite
 // (tests/consumer/: the tarballs of `npm run pack` installed outside the checkout, with the
 // README's code blocks, Node, esbuild, Vite and jsdom, Chromium, the CLI and serve), the kiosk
 // page in Chromium (tests/browser/) and the types (tsc --noEmit).
@@ -87,6 +87,13 @@ if (nativeBuilt && wasmBuilt) {
   );
 } else {
   skip('service tests (node --test tests/service/)', 'native or wasm build failed');
+}
+if (nativeBuilt) {
+  step('store hub tests: claims over HTTP, startStoreHub and the hub CLI (node --test tests/hub/)', () =>
+    run(process.execPath, ['--test', 'tests/hub/']),
+  );
+} else {
+  skip('store hub tests (node --test tests/hub/)', 'native build failed');
 }
 if (nativeBuilt && wasmBuilt) {
   step('launcher tests: serve and startLocalService from the checkout (node --test tests/package/)', () =>

@@ -1,29 +1,13 @@
 // The local loyalty service: parses options, opens (and migrates) the SQLite file, seeds it from
 // the fixture, then serves the loyalty API (and, in sandbox mode, the consumer API's sandbox
 // operations) until SIGTERM or SIGINT.
-#include <pthread.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <sys/stat.h>
-#include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
-#include <atomic>
-#include <cerrno>
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <optional>
-#include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
-
-#include <httplib.h>
 
 #include "domain/accounts/account_cache.hpp"
 #include "domain/purchases/accrual.hpp"
@@ -34,11 +18,13 @@
 #include "domain/service_clock.hpp"
 #include "http/access_log.hpp"
 #include "http/auth.hpp"
+#include "http/foreground_server.hpp"
 #include "http/guarded_server.hpp"
 #include "http/http_routes.hpp"
 #include "options.hpp"
 #include "store/migrations.hpp"
 #include "store/store.hpp"
+#include "store/throwaway_database.hpp"
 
 namespace {
 
@@ -67,69 +53,15 @@ bool check_accounts(store& db, account_cache& accounts, bool strict) {
   return true;
 }
 
-// `--db :memory:` (tests): SQLite's own in-memory databases have no WAL mode, so the service uses
-// a file in a fresh temporary folder instead and removes both when it stops.
-class throwaway_database {
- public:
-  throwaway_database() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string folder = std::string(tmp && *tmp ? tmp : "/tmp") + "/loyalty_service-XXXXXX";
-    if (!mkdtemp(folder.data())) {
-      throw std::runtime_error("--db :memory:: cannot create a temporary folder " + folder + ": " +
-                               std::strerror(errno));
-    }
-    folder_ = folder;
-  }
-  throwaway_database(const throwaway_database&) = delete;
-  throwaway_database& operator=(const throwaway_database&) = delete;
-  ~throwaway_database() {
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-      unlink((file() + suffix).c_str());
-    }
-    rmdir(folder_.c_str());
-  }
-  std::string file() const { return folder_ + "/loyalty.db"; }
-
- private:
-  std::string folder_;
-};
-
-// Started by startLocalService() (web/service/local_service.js), which passes its pid: the service
-// stops (SIGTERM) when the thread that started it ends, even by kill -9. False when it is gone
-// already.
-bool stop_with_parent() {
-  const char* parent = std::getenv("LQ_SERVICE_PARENT_PID");
-  if (parent == nullptr || *parent == '\0') return true;
-#ifdef __linux__
-  prctl(PR_SET_PDEATHSIG, SIGTERM);
-#endif
-  return std::to_string(getppid()) == parent;
-}
-
-std::string base_url(const std::string& host, int port) {
-  const bool ipv6 = host.find(':') != std::string::npos;
-  return "http://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
-}
-
 int serve(const options& opts) {
-  // SIGTERM and SIGINT are taken by one thread (sigwait) that stops the server cleanly; every
-  // thread started from here on inherits the blocked mask.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  signal(SIGPIPE, SIG_IGN);
-  // A file size limit (ulimit -f) makes a write fail with EFBIG (answered 507), not the process.
-  signal(SIGXFSZ, SIG_IGN);
-  if (!stop_with_parent()) {
+  if (!prepare_foreground_process()) {
     std::fprintf(stderr, "loyalty_service: the process that started it has ended\n");
     return 1;
   }
 
   const service_clock clock(opts.fixed_now);
   std::optional<throwaway_database> scratch;
-  if (opts.db_path == ":memory:") scratch.emplace();
+  if (opts.db_path == ":memory:") scratch.emplace("loyalty_service", "loyalty.db");
   const std::string db_path = scratch ? scratch->file() : opts.db_path;
   store db(db_path);
   if (db.opened_version() == 0) {
@@ -210,53 +142,22 @@ int serve(const options& opts) {
   const route_context context{auth, accounts, baskets, clock, sandbox ? &*sandbox : nullptr};
   install_routes(server, context);
 
-  int port = opts.port;
-  if (port == 0) {
-    port = server.bind_to_any_port(opts.host);
-  } else if (!server.bind_to_port(opts.host, port)) {
-    port = -1;
-  }
-  if (port <= 0) {
-    std::fprintf(stderr, "loyalty_service: cannot listen on %s:%d\n", opts.host.c_str(), opts.port);
-    return 1;
-  }
-  server.widen_listen_backlog();
-
-  // The server runs on its own thread; this one waits for SIGTERM or SIGINT. The base URL is
-  // printed once the server runs, so a stop request can never come before it can take effect.
-  std::atomic<bool> listener_done{false};
-  bool listened = false;
-  const pthread_t main_thread = pthread_self();
-  std::thread listener([&] {
-    listened = server.listen_after_bind();
-    listener_done = true;
-    pthread_kill(main_thread, SIGTERM);  // wakes sigwait below
-  });
-  while (!server.is_running() && !listener_done) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  accrual.start();
-  if (!listener_done) {
-    std::fprintf(stderr,
-                 "loyalty_service: listening on %s (%s mode, processing delay %.3f s, %zu "
-                 "workers, at most %zu connections, %zu per client)\n",
-                 base_url(opts.host, port).c_str(),
-                 opts.mode == service_mode::sandbox ? "sandbox" : "production",
-                 static_cast<double>(opts.effective_processing_delay_ms()) / 1000.0,
-                 worker_count(limits), limits.max_connections, limits.max_connections_per_peer);
-    std::printf("%s\n", base_url(opts.host, port).c_str());
-    std::fflush(stdout);
-    int received = 0;
-    sigwait(&stop_signals, &received);
-    if (!listener_done) {
-      std::fprintf(stderr, "loyalty_service: signal %d, stopping\n", received);
-      server.stop();
-    }
-  }
-  listener.join();
+  bool served = false;
+  const int status = serve_in_foreground(
+      server, opts.host, opts.port, "loyalty_service", [&](const std::string& url) {
+        served = true;
+        accrual.start();
+        std::fprintf(stderr,
+                     "loyalty_service: listening on %s (%s mode, processing delay %.3f s, %zu "
+                     "workers, at most %zu connections, %zu per client)\n",
+                     url.c_str(), opts.mode == service_mode::sandbox ? "sandbox" : "production",
+                     static_cast<double>(opts.effective_processing_delay_ms()) / 1000.0,
+                     worker_count(limits), limits.max_connections, limits.max_connections_per_peer);
+      });
   accrual.stop();
-  std::fprintf(stderr, "loyalty_service: stopped\n");
-  return listened ? 0 : 1;
+  // A start that could not listen ends with its reason as the last line (the launcher reports it).
+  if (served) std::fprintf(stderr, "loyalty_service: stopped\n");
+  return status;
 }
 
 }  // namespace

@@ -1,22 +1,13 @@
 #include "options.hpp"
 
+#include "command_line_numbers.hpp"
+
 namespace lq::service {
 
 namespace {
 
 error bad(const std::string& message) {
   return error{2, message};
-}
-
-std::optional<int> parse_port(const std::string& text) {
-  if (text.empty() || text.size() > 5) return std::nullopt;
-  int port = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return std::nullopt;
-    port = port * 10 + (c - '0');
-  }
-  if (port > 65535) return std::nullopt;
-  return port;
 }
 
 // A decimal integer from 0 to `max`.
@@ -29,30 +20,6 @@ std::optional<int> parse_count(const std::string& text, int max) {
   }
   if (count > max) return std::nullopt;
   return count;
-}
-
-// Non-negative seconds with an optional fraction ("900", "0.5"), to whole milliseconds.
-std::optional<int64_t> parse_delay_ms(const std::string& text) {
-  if (text.empty() || text.size() > 12) return std::nullopt;
-  int64_t whole = 0;
-  size_t i = 0;
-  for (; i < text.size() && text[i] != '.'; ++i) {
-    if (text[i] < '0' || text[i] > '9') return std::nullopt;
-    whole = whole * 10 + (text[i] - '0');
-  }
-  if (i == 0) return std::nullopt;
-  int64_t millis = 0;
-  int digits = 0;
-  if (i < text.size()) {
-    ++i;
-    if (i == text.size()) return std::nullopt;
-    for (; i < text.size(); ++i, ++digits) {
-      if (text[i] < '0' || text[i] > '9') return std::nullopt;
-      if (digits < 3) millis = millis * 10 + (text[i] - '0');
-    }
-  }
-  for (; digits < 3; ++digits) millis *= 10;
-  return whole * 1000 + millis;
 }
 
 }  // namespace
@@ -96,7 +63,7 @@ result<options> parse_options(const std::vector<std::string>& args) {
         return bad("--mode must be one of: sandbox, production");
       }
     } else if (name == "--processing-delay") {
-      std::optional<int64_t> delay = parse_delay_ms(value);
+      std::optional<int64_t> delay = parse_seconds_ms(value);
       if (!delay) return bad("--processing-delay must be a non-negative number of seconds");
       parsed.processing_delay_ms = delay;
     } else if (name == "--now") {
@@ -116,7 +83,7 @@ result<options> parse_options(const std::vector<std::string>& args) {
        : name == "--max-connections" ? parsed.max_connections
                                      : parsed.max_connections_per_peer) = *count;
     } else if (name == "--request-timeout") {
-      std::optional<int64_t> timeout = parse_delay_ms(value);
+      std::optional<int64_t> timeout = parse_seconds_ms(value);
       if (!timeout || *timeout < 100 || *timeout > 3'600'000) {
         return bad("--request-timeout must be a number of seconds from 0.1 to 3600");
       }

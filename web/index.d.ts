@@ -107,7 +107,11 @@ export type ReasonCode =
   | 'EMPTY_BASKET'
   | 'UNSUPPORTED_TYPE'
   /** A record marked `discount_unknown` (a points product of an account read without its discount fields). */
-  | 'DISCOUNT_UNKNOWN';
+  | 'DISCOUNT_UNKNOWN'
+  /** A reward record held (`hold: 'PENDING_ORDER'`): used by an order of this device not confirmed yet. */
+  | 'PENDING_ORDER'
+  /** A reward record held (`hold: 'CLAIMED_ELSEWHERE'`): used by an order at another kiosk of the store. */
+  | 'CLAIMED_ELSEWHERE';
 
 export interface ExplainReason {
   code: ReasonCode;

@@ -27,11 +27,13 @@ enum class reason_code : uint8_t {
   insufficient_points,
   empty_basket,
   unsupported_type,
-  discount_unknown,  // the record is marked discount_unknown: the service decides
+  discount_unknown,   // the record is marked discount_unknown: the service decides
+  pending_order,      // the reward is held by an order of this device not confirmed yet
+  claimed_elsewhere,  // the reward is held by another kiosk's order (the store hub's claim)
 };
 
 /// The last reason code, for tables over every code.
-constexpr reason_code kLastReasonCode = reason_code::discount_unknown;
+constexpr reason_code kLastReasonCode = reason_code::claimed_elsewhere;
 
 struct reason {
   reason_code code;

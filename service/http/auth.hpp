@@ -10,14 +10,11 @@
 #include <vector>
 
 #include "domain/caller.hpp"
+#include "http/constant_time.hpp"
 #include "lq/qualifier.hpp"
 #include "store/store.hpp"
 
 namespace lq::service {
-
-/// Equality whose running time depends only on the length of `presented`, not on where the
-/// two differ nor on which of them is longer.
-bool constant_time_equal(std::string_view presented, std::string_view expected);
 
 class credentials {
  public:

@@ -1,6 +1,6 @@
 #include "store/migrations.hpp"
 
-#include <string>
+#include "store/schema_migrations.hpp"
 
 namespace lq::service {
 
@@ -138,31 +138,10 @@ CREATE INDEX user_cards_by_number ON user_cards(number);
 static_assert(sizeof kMigrations / sizeof kMigrations[0] == kSchemaVersion,
               "one migration per schema version");
 
-int current_version(database& db) {
-  statement query = db.prepare("SELECT max(version) FROM schema_version");
-  return query.step() && !query.is_null(0) ? static_cast<int>(query.integer(0)) : 0;
-}
-
 }  // namespace
 
 int migrate(database& db) {
-  db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
-  const int found = current_version(db);
-  if (found > kSchemaVersion) {
-    throw database_error("the database has schema version " + std::to_string(found) +
-                         ", newer than this service (" + std::to_string(kSchemaVersion) + ")");
-  }
-  for (int version = found; version < kSchemaVersion; ++version) {
-    transaction step(db);
-    if (current_version(db) != version) continue;  // another process migrated meanwhile
-    db.exec(kMigrations[version]);
-    db.exec("DELETE FROM schema_version");
-    db.prepare("INSERT INTO schema_version (version) VALUES (?)")
-        .bind(1, int64_t{version + 1})
-        .run();
-    step.commit();
-  }
-  return found;
+  return apply_migrations(db, {"schema_version", kMigrations, kSchemaVersion, "this service"});
 }
 
 }  // namespace lq::service

@@ -68,6 +68,8 @@ struct offer {
   bool redeemable = true;     // `state` is "redeemable" (or missing)
   bool owned = true;          // rewards: user_id is the snapshot user
   bool same_merchant = true;  // rewards: merchant_id is the snapshot merchant
+  /// Rewards: held by an order not confirmed yet (`hold`), on this device or at another kiosk.
+  enum class held : uint8_t { no, pending_order, claimed_elsewhere } hold = held::no;
 
   bool restricted() const { return !product_symbols.empty() || !category_symbols.empty(); }
 };

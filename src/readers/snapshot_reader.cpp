@@ -410,6 +410,20 @@ class snapshot_loader {
       if (key == "starts_at" && item.kind == offer_kind::reward) {
         return read_instant(at("starts_at"), item.starts_at, nullptr);
       }
+      if (key == "hold" && item.kind == offer_kind::reward) {
+        std::optional<std::string> hold;
+        if (!read_optional_string(at("hold"), hold)) return false;
+        if (!hold) {
+          item.hold = offer::held::no;
+        } else if (*hold == "PENDING_ORDER") {
+          item.hold = offer::held::pending_order;
+        } else if (*hold == "CLAIMED_ELSEWHERE") {
+          item.hold = offer::held::claimed_elsewhere;
+        } else {
+          return reject_at(at("hold"), " must be PENDING_ORDER, CLAIMED_ELSEWHERE or null");
+        }
+        return true;
+      }
       if (key == "user_id" && item.kind == offer_kind::reward) {
         return read_optional_string(at("user_id"), record.user_id);
       }

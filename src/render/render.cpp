@@ -51,6 +51,10 @@ const char* reason_code_name(reason_code code) {
       return "UNSUPPORTED_TYPE";
     case reason_code::discount_unknown:
       return "DISCOUNT_UNKNOWN";
+    case reason_code::pending_order:
+      return "PENDING_ORDER";
+    case reason_code::claimed_elsewhere:
+      return "CLAIMED_ELSEWHERE";
   }
   return "UNKNOWN";
 }
@@ -97,6 +101,10 @@ const char* reason_message_template(reason_code code) {
       return "This kind of offer is not supported.";
     case reason_code::discount_unknown:
       return "Its discount is not known here: the service decides when confirming.";
+    case reason_code::pending_order:
+      return "Already used by an order waiting to be confirmed.";
+    case reason_code::claimed_elsewhere:
+      return "Already used at another kiosk.";
   }
   return "";
 }

@@ -40,6 +40,13 @@ bool passes_rules(const offer& item, const basket_request& request, const basket
         !fail({reason_code::not_started, {}, {}})) {
       return false;
     }
+    if (item.hold != offer::held::no &&
+        !fail({item.hold == offer::held::pending_order ? reason_code::pending_order
+                                                       : reason_code::claimed_elsewhere,
+               {},
+               {}})) {
+      return false;
+    }
   }
   if (item.redemption_venue != venue::all && item.redemption_venue != request.redemption_venue &&
       !fail({reason_code::venue_mismatch, {}, {}})) {

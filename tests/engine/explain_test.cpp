@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "lq/instant.hpp"
+#include "lq/qualifier.hpp"
 #include "lq/reason.hpp"
 #include "lq/request.hpp"
 #include "lq/request_reader.hpp"
 #include "model/snapshot.hpp"
-#include "lq/qualifier.hpp"
 #include "readers/snapshot_reader.hpp"
 #include "records.hpp"
 #include "render/render.hpp"
@@ -429,6 +429,8 @@ TEST_CASE("reason codes have the contract's names") {
       {reason_code::empty_basket, "EMPTY_BASKET"},
       {reason_code::unsupported_type, "UNSUPPORTED_TYPE"},
       {reason_code::discount_unknown, "DISCOUNT_UNKNOWN"},
+      {reason_code::pending_order, "PENDING_ORDER"},
+      {reason_code::claimed_elsewhere, "CLAIMED_ELSEWHERE"},
   };
   for (const auto& [code, name] : names) CHECK(std::string(lq::reason_code_name(code)) == name);
 }

@@ -23,7 +23,7 @@ test('the engine and web/engine/wire.js declare the same layout constants', asyn
 
 test('every reason code has a name and a message template with at most one known figure', async () => {
   const { reasons } = await engineLayout();
-  assert.equal(reasons.length, 20);
+  assert.equal(reasons.length, 22);
   assert.equal(new Set(reasons.map((r) => r.code)).size, reasons.length);
   for (const { code, message } of reasons) {
     assert.match(code, /^[A-Z_]+$/);

@@ -27,6 +27,10 @@ const COMMANDS = {
     summary: 'the local loyalty service (native, from the platform package or a local build)',
     run: async (argv) => (await import('./serve_cli.js')).runServeCli(argv),
   },
+  hub: {
+    summary: 'the store hub: claims that hold an offer for one basket across a store\'s kiosks',
+    run: async (argv) => (await import('./hub_cli.js')).runHubCli(argv),
+  },
 };
 
 const USAGE = `usage: loyalty-qualifier <command> [options]

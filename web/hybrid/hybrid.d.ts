@@ -101,6 +101,12 @@ export interface HybridQualifierOptions {
   onDivergence?: (event: DivergenceEvent) => void;
   /** The clock of snapshot ages, in epoch milliseconds; default Date.now. */
   now?: () => number;
+  /**
+   * The store hub (docs/hub.md): every redemption claims its offer there first, online or not;
+   * an offer claimed by another kiosk (or a hub that cannot be reached or refuses this kiosk) is
+   * not promised, and explain shows other kiosks' claims as CLAIMED_ELSEWHERE.
+   */
+  hub?: StoreHubOption;
   /** Default: "snapshot:" + the SHA-256 (hex) of the client's [baseUrl, merchantKey, current token]. */
   storeKey?: string;
   /** Passed to createQualifier (e.g. its `now`, the clock of requests without order_timestamp). */
@@ -200,4 +206,18 @@ export declare class HybridQualifier {
   snapshotInfo(): SnapshotInfo | null;
   /** Frees the engine; later calls reject with QualifyError (410). */
   dispose(): void;
+}
+
+/** HybridQualifier's `hub` option. */
+export interface StoreHubOption {
+  /** The hub's base URL, e.g. "http://127.0.0.1:8091" (a page: its own origin's, e.g. "/" behind the kiosk server). */
+  url: string;
+  /** The store key every call carries (1 to 512 visible ASCII characters). */
+  storeKey: string;
+  /** This kiosk, shown to the others (a non-empty string of at most 256 bytes). */
+  kioskId: string;
+  /** Each call's bound; default 3000. */
+  timeoutMs?: number;
+  /** default globalThis.fetch. */
+  fetch?: typeof fetch;
 }

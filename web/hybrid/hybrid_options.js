@@ -1,4 +1,5 @@
 // HybridQualifier's options, checked before anything starts: a TypeError names the first bad one.
+import { hubOption } from '../hub/hub_client.js';
 import { isWorker } from '../worker/engine_factory.js';
 
 const DEFAULT_MAX_AGE_MS = 15 * 60_000;
@@ -62,5 +63,5 @@ export function hybridOptions(options) {
   if (typeof worker !== 'boolean' && typeof worker !== 'function' && !isWorker(worker)) {
     throw new TypeError('worker must be true, false, a Worker running loyalty-qualifier/worker/script or a createQualifierWorker function');
   }
-  return { ...options, maxAgeMs, maxStaleMs, storeCredentials, accountShape, worker };
+  return { ...options, maxAgeMs, maxStaleMs, storeCredentials, accountShape, worker, hub: hubOption(options.hub) };
 }

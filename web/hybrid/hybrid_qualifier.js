@@ -13,6 +13,10 @@ import { offlinePolicy } from '../orders/offline_policy.js';
 import { sameJson } from '../storage/json_equality.js';
 import { engineFactory } from '../worker/engine_factory.js';
 import { checkOutbox, checkStore, hybridOptions } from './hybrid_options.js';
+import { StoreHubClient } from '../hub/hub_client.js';
+import { StoreClaims } from '../hub/store_claims.js';
+import { ownerOfSnapshot } from '../orders/order_record.js';
+import { GuestHolds } from './guest_holds.js';
 import { LocalSnapshot } from './local_snapshot.js';
 
 export { describeAge } from './describe_age.js';
@@ -23,6 +27,12 @@ export class HybridQualifier {
   #onDivergence;
   #snapshots;
   #orders;
+  #holds = new GuestHolds();
+  #claims = null;
+  #holdsStale = true;
+  #loadedHolds = null;
+  #settleRefresh = null;
+  #settleAgain = false;
   #disposed = false;
 
   constructor(options) {
@@ -33,16 +43,33 @@ export class HybridQualifier {
     this.#onDivergence = checked.onDivergence ?? null;
     const snapshotStore = checkStore(store ?? memorySnapshotStore());
     const engine = engineFactory(worker, qualifierOptions ?? {});
-    this.#snapshots = new LocalSnapshot({ ...checked, store: snapshotStore, qualifierOptions: qualifierOptions ?? {}, engine });
+    if (checked.hub !== null) this.#claims = new StoreClaims({ hub: new StoreHubClient(checked.hub), store: snapshotStore });
+    const derive = (snapshot) => {
+      this.#loadedHolds = this.#holds.key;
+      return this.#holds.derive(snapshot);
+    };
+    this.#snapshots = new LocalSnapshot({ ...checked, store: snapshotStore, qualifierOptions: qualifierOptions ?? {}, engine, derive });
+    // The order path sees the guest's account through the pending holds: what it promises counts them.
+    const snapshots = {
+      current: () => this.#snapshots.current(),
+      ready: () => this.#snapshots.ready(),
+      localDiscount: (request, offer, order) => this.#localDiscount(request, offer, order),
+      withheld: (request, offer, basketId) => this.#withheld(request, offer, basketId),
+      accountSnapshot: (client) => this.#snapshots.accountSnapshot(client),
+    };
     this.#orders = new OrderCheckout({
       outbox: checkOutbox(outbox ?? defaultOrderOutbox()),
-      guest: new OrderGuest({ client, snapshots: this.#snapshots, credentialsFor }),
+      guest: new OrderGuest({ client, snapshots, credentialsFor }),
       policy: offlinePolicy(offline),
-      onOrderSettled,
+      onOrderSettled: (order, outcome) => {
+        this.#settled(order, outcome);
+        onOrderSettled?.(order, outcome);
+      },
       storeCredentials,
       backoff,
     });
     this.#orders.start();
+    this.#claims?.retry();
   }
 
   /**
@@ -62,14 +89,14 @@ export class HybridQualifier {
    */
   async qualify(basket) {
     this.#live();
-    const { answer, ageMs } = await this.#snapshots.localAnswer((engine) => engine.qualify(basket));
+    const { answer, ageMs } = await this.#localAnswer((engine) => engine.qualify(basket));
     return ageMs > this.#maxAgeMs ? { ...answer, provisional: true, snapshotAgeMs: ageMs } : answer;
   }
 
   /** The local explain (docs/reference.md#explain) of the basket, on the same terms as qualify(). */
   async explain(basket) {
     this.#live();
-    const { answer, ageMs } = await this.#snapshots.localAnswer((engine) => engine.explain(basket));
+    const { answer, ageMs } = await this.#localAnswer((engine) => engine.explain(basket));
     return ageMs > this.#maxAgeMs ? { ...answer, provisional: true, snapshotAgeMs: ageMs } : answer;
   }
 
@@ -80,9 +107,13 @@ export class HybridQualifier {
    * is stored it never rejects; before, a storage failure rejects with QualifyError 507 (nothing
    * placed, nothing sent), a pending order with the same id and another body with 409.
    */
-  checkout(request, options = {}) {
+  async checkout(request, options = {}) {
     this.#live();
-    return this.#orders.checkout(request, options);
+    try {
+      return await this.#orders.checkout(request, options);
+    } finally {
+      this.#holdsStale = true; // the pending set changed
+    }
   }
 
   /** The orders of this guest not decided yet (with { all: true }: every one on the device), oldest first. */
@@ -115,7 +146,7 @@ export class HybridQualifier {
     let localError = null;
     try {
       this.#live();
-      ({ answer: local, ageMs: localAgeMs } = await this.#snapshots.localAnswer((engine) => engine.qualify(basket)));
+      ({ answer: local, ageMs: localAgeMs } = await this.#localAnswer((engine) => engine.qualify(basket)));
     } catch (e) {
       localError = e;
     }
@@ -144,9 +175,13 @@ export class HybridQualifier {
    * and stores it; resolves the snapshot in use. A 304 costs no reload and no store write. A
    * failure rejects and leaves the snapshot in hand (and the stored one) as they were.
    */
-  refresh() {
+  async refresh() {
     this.#live();
-    return this.#snapshots.refresh();
+    const mark = this.#holds.mark();
+    const snapshot = await this.#snapshots.refresh();
+    this.#holds.refreshed(mark);
+    await this.#reloadHolds();
+    return snapshot;
   }
 
   /** The snapshot in use: when it was saved (epoch ms), its age and whether it is expired; or null. */
@@ -172,6 +207,85 @@ export class HybridQualifier {
     this.#disposed = true;
     this.#orders.dispose();
     this.#snapshots.dispose();
+  }
+
+  // compute(engine) on the snapshot in hand with what the guest's pending orders hold taken off.
+  async #localAnswer(compute) {
+    await this.#snapshots.ready();
+    await this.#syncHolds();
+    return this.#snapshots.localAnswer(compute);
+  }
+
+  // The pending set is read again after a checkout or a settlement; the engine reloads when what
+  // it holds changed. An unreadable outbox keeps the holds as they were.
+  async #syncHolds() {
+    if (this.#holdsStale) {
+      this.#holdsStale = false;
+      try {
+        this.#holds.setOrders(await this.#orders.pendingOrders());
+      } catch {
+        this.#holdsStale = true;
+      }
+    }
+    if (this.#claims !== null) {
+      const me = ownerOfSnapshot(this.#snapshots.current());
+      if (me !== null) this.#holds.setClaims(await this.#claims.live(me), this.#snapshots.current().generated_at);
+    }
+    await this.#reloadHolds();
+  }
+
+  async #reloadHolds() {
+    if (this.#loadedHolds !== null && this.#loadedHolds !== this.#holds.key) await this.#snapshots.rederive();
+  }
+
+  // The discount the offline policy may promise for `order`'s offer: on the snapshot with only
+  // what was held before that order taken off (an order never holds against itself).
+  async #localDiscount(request, offer, order) {
+    const snapshot = this.#snapshots.current();
+    if (snapshot === null) return null;
+    await this.#syncHolds();
+    return this.#snapshots.discountOn(this.#holds.deriveFor(snapshot, order ?? null), request, offer);
+  }
+
+  // Why a new order may not promise `offer`: the local explain on the held snapshot; then, with a
+  // store hub, the claim of basket `basketId` (every redemption, online or not).
+  async #withheld(request, offer, basketId) {
+    let local = null;
+    try {
+      const { answer } = await this.#localAnswer((engine) => engine.explain(request));
+      const entry = answer.entries.find((e) => e.kind === offer.kind && e.id === offer.id);
+      local = this.#holds.withheld(this.#snapshots.current(), entry, offer);
+    } catch (e) {
+      if (this.#claims === null) throw e;
+    }
+    if (local !== null || this.#claims === null) return local;
+    const snapshot = this.#snapshots.current();
+    const me = ownerOfSnapshot(snapshot);
+    if (me === null) return { kind: offer.kind, id: offer.id, code: 'HUB_UNREACHABLE', message: 'Not redeemed: the account could not be read to claim the offer at the store hub, so no offer is promised.' };
+    return this.#claims.claim(me, basketId, offer, snapshot);
+  }
+
+  // An order was decided: the pending set changed; billed with its offer, it stays held until
+  // the service's snapshot after it is in hand (a refresh now, in the background).
+  #settled(order, outcome) {
+    this.#holdsStale = true;
+    this.#claims?.settle(order, outcome).catch(() => {});
+    this.#claims?.retry();
+    if (this.#disposed) return;
+    if (outcome.status === 'billed' && order.offer && !order.derivedFrom) this.#holds.billed(order);
+    if (this.#settleRefresh !== null) {
+      this.#settleAgain = true; // refreshed again once the running refresh ends
+      return;
+    }
+    this.#settleRefresh = (async () => {
+      do {
+        this.#settleAgain = false;
+        // Offline again: the billed orders stay held until a refresh succeeds.
+        if (this.#disposed || (await this.refresh().then(() => false, () => true))) return;
+      } while (this.#settleAgain);
+    })().finally(() => {
+      this.#settleRefresh = null;
+    });
   }
 
   #live() {

@@ -41,6 +41,7 @@ export class LocalSnapshot {
   #loading = null;
   #refreshing = null;
   #refreshBackoff;
+  #derive;
   #disposed = false;
   // The credentials (base URL, merchant key, token as JSON) the snapshot in hand was read with.
   #loadedFor = null;
@@ -49,9 +50,11 @@ export class LocalSnapshot {
 
   /**
    * Options as HybridQualifier's (checked), with engine: engineFactory()'s { create, release }
-   * and store: a snapshot store.
+   * and store: a snapshot store; derive(snapshot): the snapshot the engine loads (what pending
+   * orders hold taken off; default: the snapshot itself).
    */
-  constructor({ client, snapshot, store, storeKey, maxAgeMs, maxStaleMs, now, qualifierOptions, engine, backoff, accountShape, context }) {
+  constructor({ client, snapshot, store, storeKey, maxAgeMs, maxStaleMs, now, qualifierOptions, engine, backoff, accountShape, context, derive }) {
+    this.#derive = derive ?? ((s) => s);
     this.#client = client;
     this.#store = store;
     this.#storeKey = storeKey ?? null;
@@ -164,6 +167,29 @@ export class LocalSnapshot {
       return entry?.discount ?? null;
     } catch {
       return null;
+    }
+  }
+
+  /** Loads the engine again with derive() of the snapshot in hand (what is held changed). */
+  async rederive() {
+    if (this.#qualifier !== null && this.#snapshot !== null) await this.#qualifier.setSnapshot(this.#derive(this.#snapshot));
+  }
+
+  /**
+   * The local engine's discount for an offer on a request when the engine answers from
+   * `snapshot` (a derived one), or null: a throwaway engine, freed at once.
+   */
+  async discountOn(snapshot, request, offer) {
+    if (this.#qualifier === null || this.#now() - this.#savedAt > this.#maxStaleMs) return null;
+    let created = null;
+    try {
+      created = await this.#engine.create(snapshot, this.#qualifierOptions);
+      const entry = (await created.qualifier.explain(request)).entries.find((e) => e.kind === offer.kind && e.id === offer.id && e.qualifies);
+      return entry?.discount ?? null;
+    } catch {
+      return null;
+    } finally {
+      Promise.resolve(created?.qualifier.dispose()).catch(() => {});
     }
   }
 
@@ -282,7 +308,7 @@ export class LocalSnapshot {
 
   async #use(snapshot, savedAt) {
     if (this.#qualifier === null) {
-      const { qualifier, location } = await this.#engine.create(snapshot, this.#qualifierOptions);
+      const { qualifier, location } = await this.#engine.create(this.#derive(snapshot), this.#qualifierOptions);
       if (this.#disposed) {
         await qualifier.dispose();
         this.#live();
@@ -292,10 +318,10 @@ export class LocalSnapshot {
         this.#engineLocation = location;
       } else {
         await qualifier.dispose(); // a concurrent load won; load this snapshot into it instead
-        await this.#qualifier.setSnapshot(snapshot);
+        await this.#qualifier.setSnapshot(this.#derive(snapshot));
       }
     } else {
-      await this.#qualifier.setSnapshot(snapshot);
+      await this.#qualifier.setSnapshot(this.#derive(snapshot));
     }
     this.#snapshot = snapshot;
     this.#savedAt = savedAt;

@@ -27,7 +27,7 @@ export function offlinePolicy(offline = {}) {
 // at most maxDiscount), in cents; else null.
 async function provisionalCents(order, policy, guest) {
   if (!order.offer || policy.redeem !== 'provisional') return null;
-  const discount = await guest.localDiscount(requestOf(order), order.offer);
+  const discount = await guest.localDiscount(requestOf(order), order.offer, order);
   const cents = discount === null ? null : centsOf(discount, { round: 'up' });
   return cents !== null && cents > 0 && cents <= policy.maxDiscountCents ? cents : null;
 }

@@ -9,6 +9,7 @@ import { checkBasketId, derivedBasketId, newBasketId } from './basket_id.js';
 import { basketIdInUse, describeError, notPlaced, ownerUnknown, queuedOutcome } from './order_outcome.js';
 import { OrderReplay } from './order_replay.js';
 import { UNRESOLVED_OWNER, checkOffer, checkRequest, isGuestsOrder, keyOf, newOrder, requestOf } from './order_record.js';
+import { withholdOffer } from './pending_holds.js';
 
 export class OrderCheckout {
   #outbox;
@@ -61,7 +62,11 @@ export class OrderCheckout {
       if (!sameJson(requestOf(existing), body) || !sameJson(existingOffer ?? null, offer)) throw basketIdInUse(basketId);
       order = existing;
     } else {
-      order = newOrder({ owner: me, basketId, request: body, offer, replay: credentials });
+      // An offer already held (by a pending order, or at another kiosk) is not promised: the
+      // order is placed without it, at full price, and its outcome says why (`withheld`).
+      const withheld = await this.#guest.withheld(body, offer, basketId);
+      order = newOrder({ owner: me, basketId, request: body, offer: withheld ? null : offer, replay: credentials });
+      if (withheld) withholdOffer(order, offer, withheld);
       try {
         // Written before it is sent: from now on it is never lost, whatever happens to the answer.
         await this.#outbox.put(order);

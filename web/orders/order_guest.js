@@ -24,8 +24,10 @@ export class OrderGuest {
    * client: the on-screen client (a LoyaltyClient: saveBasket(body), credentials(),
    * withCredentials(), timeoutMs); snapshots: the guest's account in hand, { current(): the
    * snapshot or null, ready(): loads one (following the client's current guest),
-   * localDiscount(request, offer): the local engine's discount text for the offer or null (or a
-   * promise of it), accountSnapshot(client): the account read with that client, as a snapshot };
+   * localDiscount(request, offer, order): the local engine's discount text for the offer of
+   * `order` or null (or a promise of it), withheld(request, offer, basketId): why a new order may
+   * not promise the offer ({ kind, id, code, message }) or null (optional),
+   * accountSnapshot(client): the account read with that client, as a snapshot };
    * credentialsFor(order): the caller's credentials for an order, or null (may be absent).
    */
   constructor({ client, snapshots, credentialsFor = null }) {
@@ -73,9 +75,19 @@ export class OrderGuest {
     }
   }
 
-  /** The local engine's discount text for `offer` on `request`, or null (or a promise of it). */
-  localDiscount(request, offer) {
-    return this.#snapshots.localDiscount(request, offer);
+  /** The local engine's discount text for `order`'s `offer` on `request`, or null (or a promise of it). */
+  localDiscount(request, offer, order) {
+    return this.#snapshots.localDiscount(request, offer, order);
+  }
+
+  /** Why new order `basketId` may not promise `offer` (it is held: pending_holds.js), or null. */
+  async withheld(request, offer, basketId) {
+    if (offer === null || typeof this.#snapshots.withheld !== 'function') return null;
+    try {
+      return (await this.#snapshots.withheld(request, offer, basketId)) ?? null;
+    } catch {
+      return null;
+    }
   }
 
   /**

@@ -2,6 +2,7 @@
 // 'queued' is not decided yet) and the errors of a checkout that placed nothing, each with its
 // message. Every sentence a guest or a clerk reads about an order is written here.
 import { QualifyError } from '../engine/qualify_error.js';
+import { withheldFields } from './pending_holds.js';
 
 /** Status of a checkout that could not store the order: nothing was placed, nothing was sent. */
 export const NOT_PLACED = 507;
@@ -42,7 +43,7 @@ export function basketIdInUse(basketId) {
 }
 
 function derivedFields(order) {
-  if (!order.derivedFrom) return {};
+  if (!order.derivedFrom) return withheldFields(order);
   return {
     originalBasketId: order.derivedFrom.basketId,
     offerRefused: { kind: order.derivedFrom.offer.kind, id: order.derivedFrom.offer.id, message: order.derivedFrom.message },
@@ -56,7 +57,9 @@ export function queuedOutcome(order) {
   let offerNote = '';
   if (order.offer === null) {
     discount = order.promisedDiscount ?? '0.00';
-    if (order.requestedOffer && !order.derivedFrom) {
+    if (order.withheld) {
+      offerNote = ` It is queued at full price: ${order.withheld.kind} ${order.withheld.id} is not redeemed (${order.withheld.message}).`;
+    } else if (order.requestedOffer && !order.derivedFrom) {
       offerNote = ' It is queued at full price: no offer is redeemed (nothing was sent before the offline policy took it off).';
     }
   } else if (order.promisedDiscount !== null) {
@@ -71,6 +74,7 @@ export function queuedOutcome(order) {
     status: 'queued',
     basketId: order.basketId,
     ...(order.derivedFrom ? { originalBasketId: order.derivedFrom.basketId } : {}),
+    ...withheldFields(order),
     discount,
     message:
       'The loyalty service has not confirmed this order yet' +
@@ -97,7 +101,9 @@ export function billedOutcome(order, answer) {
         `was refused on replay (${order.derivedFrom.message}). The sale is recorded as basket ${order.basketId} ` +
         `(was ${order.derivedFrom.basketId}); the guest was promised ` +
         `${order.derivedFrom.promisedDiscount === null ? 'an unknown discount' : `${order.derivedFrom.promisedDiscount} off`}.`
-      : 'Billed by the loyalty service.',
+      : order.withheld
+        ? `Billed by the loyalty service at full price: ${order.withheld.kind} ${order.withheld.id} was not redeemed (${order.withheld.message}).`
+        : 'Billed by the loyalty service.',
   };
   if (answer && typeof answer === 'object' && Object.hasOwn(answer, 'offer')) billed.offer = answer.offer;
   return billed;

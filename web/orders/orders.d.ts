@@ -53,6 +53,8 @@ export interface PendingOrder {
   maybeSent?: boolean;
   /** The credentials it was placed with (the token as it was), unless storeCredentials is false; deleted with the order. */
   replay?: ReplayCredentials;
+  /** The offer asked for was already held (by a pending order, or at another kiosk): placed without it, at full price. */
+  withheld?: WithheldOffer;
   /** A sale billed without its offer: the order it replaces, the offer refused and what was promised. */
   derivedFrom?: { basketId: string; offer: OfferRef; promisedDiscount: string | null; message: string };
 }
@@ -197,6 +199,19 @@ export interface CheckoutOutcome {
   offerRefused?: OfferRef & { message: string };
   /** The discount the guest was promised and the books did not bill, e.g. "4.75"; null when none was promised. */
   shortfall?: string | null;
+  /** The offer asked for was not promised because it is already held: the order is placed without it, at full price. */
+  withheld?: WithheldOffer;
+}
+
+/**
+ * An offer a checkout did not promise: `code` says why: PENDING_ORDER (an undecided order of
+ * this device redeems it), CLAIMED_ELSEWHERE (another kiosk's order does), INSUFFICIENT_POINTS
+ * (the points are held by undecided orders), HUB_UNREACHABLE / HUB_REFUSED (with a store hub:
+ * it could not be reached, or refused this kiosk; nothing is promised without a claim).
+ */
+export interface WithheldOffer extends OfferRef {
+  code: 'PENDING_ORDER' | 'CLAIMED_ELSEWHERE' | 'INSUFFICIENT_POINTS' | 'HUB_UNREACHABLE' | 'HUB_REFUSED';
+  message: string;
 }
 
 export interface CheckoutOptions {

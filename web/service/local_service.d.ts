@@ -1,5 +1,5 @@
-// Types of `loyalty-qualifier/service` (web/service/local_service.js): the native local service as a
-// child process of a Node test harness.
+// Types of `loyalty-qualifier/service` (web/service/local_service.js): the native local service and
+// the store hub as child processes of a Node process.
 
 /** Options of startLocalService; every one is optional. */
 export interface LocalServiceOptions {
@@ -75,6 +75,45 @@ export function startLocalService(options?: LocalServiceOptions): Promise<LocalS
 
 /** The loyalty_service binary startLocalService runs; throws ServiceBinaryError without one. */
 export function serviceBinaryPath(): string;
+
+/** Options of startStoreHub (docs/hub.md); storeKey is required. */
+export interface StoreHubOptions {
+  /** The key every call must carry (header Store-Key): 1 to 512 visible ASCII characters, no spaces. */
+  storeKey: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Bind address; default 127.0.0.1. An address beyond loopback needs exposeOnNetwork. */
+  host?: string;
+  /** The SQLite file, created and migrated on start; default ':memory:', a throwaway database. */
+  db?: string;
+  /** Allow a host beyond loopback (the hub then warns on stderr); default false. */
+  exposeOnNetwork?: boolean;
+  /** How long to wait for the hub to listen; default 30000; Infinity: no limit. */
+  startTimeoutMs?: number;
+  /** The loyalty_hub executable to run; default hubBinaryPath(). */
+  binary?: string;
+  /** More loyalty_hub arguments, passed as given (e.g. ['--claim-ttl', '90m', '--access-log', 'off']). */
+  args?: readonly string[];
+  /** A command and its arguments that runs the binary (the binary and its arguments follow). */
+  wrapper?: readonly [string, ...string[]];
+  /** Gets the hub's stderr (its log) as it arrives, from the start on. */
+  onStderr?: (chunk: string) => void;
+  /** Aborting it stops the hub as stop() does, also while it starts. */
+  signal?: AbortSignal;
+  /** true: the running hub keeps this process alive until it exits; default false. */
+  keepAlive?: boolean;
+}
+
+/**
+ * Starts the store hub and resolves once it listens: { url, stop() } and the rest of a
+ * LocalService. Rejects with the hub's own error text (an Error with exitCode and stderr) when it
+ * cannot start, with ServiceBinaryError when there is no binary, with a TypeError naming a bad
+ * option before anything starts.
+ */
+export function startStoreHub(options: StoreHubOptions): Promise<LocalService>;
+
+/** The loyalty_hub binary startStoreHub runs (LQ_HUB_BIN, the platform package, a local build). */
+export function hubBinaryPath(): string;
 
 /** Why there is no service binary to run (ServiceBinaryError's `cause`). */
 export type ServiceBinaryCause =

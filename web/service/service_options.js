@@ -132,7 +132,7 @@ export const SERVICE_OPTIONS = [
 export const COMMAND_LINE_OPTIONS = SERVICE_OPTIONS.filter((option) => option.commandLine !== false);
 
 /** An option's check: its flag value, or a TypeError "<name> must be ..." (name: how the caller calls it). */
-function checked(option, value, name) {
+export function checked(option, value, name) {
   try {
     return option.text(value);
   } catch (e) {

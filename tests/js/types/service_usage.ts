@@ -1,12 +1,15 @@
 // Type-level use of `loyalty-qualifier/service` (web/service/local_service.d.ts), checked by `npm test`.
 import {
   ServiceBinaryError,
+  hubBinaryPath,
   serviceBinaryPath,
   startLocalService,
+  startStoreHub,
   type LocalService,
   type LocalServiceExit,
   type LocalServiceOptions,
   type ServiceBinaryCause,
+  type StoreHubOptions,
 } from 'loyalty-qualifier/service';
 
 const options: LocalServiceOptions = {
@@ -45,3 +48,11 @@ console.log(url, pid, binary, exit.code, exit.signal, alive);
 await startLocalService({ mode: 'staging' });
 // @ts-expect-error: a wrapper names at least its command
 await startLocalService({ wrapper: [] });
+
+const hubOptions: StoreHubOptions = { storeKey: 'k', port: 0, host: '127.0.0.1', db: ':memory:' };
+const hub = await startStoreHub(hubOptions);
+const hubUrl: string = hub.url;
+await hub.stop();
+await startStoreHub({ storeKey: 'k', host: '0.0.0.0', exposeOnNetwork: true, args: ['--claim-ttl', '90m'] });
+const hubBinary: string = hubBinaryPath();
+console.log(hubUrl, hubBinary);

@@ -1,0 +1,92 @@
+// The rules of the store hub, as pure functions of what it has stored and of the time (the claim
+// service applies them inside one SQLite transaction, which makes each decision a compare-and-set):
+// - a reward is held by at most one basket at a time: a claim on it while another basket's claim
+//   holds it (held and not expired, or spent and still remembered) is refused, CLAIMED_ELSEWHERE;
+// - a points product is granted while the newest balance any kiosk reported, less the points
+//   other baskets hold, covers its points; else INSUFFICIENT_POINTS with the points needed;
+// - a basket claims one offer: a repeated claim gets the stored claim whatever its state, a claim
+//   of another offer for the same basket is refused, BASKET_MISMATCH;
+// - a held claim is spent (billed with its offer) or released (refused, or billed without it);
+//   settling again the same way repeats the answer, the other way is refused.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hub/domain/claim.hpp"
+
+namespace lq::hub {
+
+/// The default claim TTL: the hybrid qualifier's maxStaleMs (7 days), the longest a kiosk may
+/// serve answers from a snapshot, so from one older than a spend.
+constexpr int64_t kDefaultClaimTtlMs = 7LL * 24 * 60 * 60 * 1000;
+/// The longest TTL a claim may ask for (366 days).
+constexpr int64_t kMaxClaimTtlMs = 366LL * 24 * 60 * 60 * 1000;
+
+enum class refusal_reason {
+  claimed_elsewhere,    // CLAIMED_ELSEWHERE: another basket holds the reward
+  insufficient_points,  // INSUFFICIENT_POINTS: the newest balance less held points is too low
+  basket_mismatch,      // BASKET_MISMATCH: this basket already claims another offer
+  claim_spent,          // CLAIM_SPENT: a release of a spent claim
+  claim_released,       // CLAIM_RELEASED: a spend of a released claim
+};
+
+/// The reason's code in answers: "CLAIMED_ELSEWHERE", ...
+const char* code_of(refusal_reason reason);
+
+/// Where a guest's points of one experience stand at the hub.
+struct points_position {
+  std::string points_experience_id;
+  balance_report newest;  // the newest balance any kiosk reported
+  int64_t held = 0;       // points that claims hold against it
+  int64_t available() const { return newest.balance - held; }
+};
+
+/// The newer of a stored and a reported balance: the later as_of; at the same as_of, the lower.
+balance_report newest_balance(const std::optional<balance_report>& stored,
+                              const balance_report& reported);
+
+/// The points `claims` (of one guest and points experience) hold against `newest` at `now_ms`:
+/// a held claim that has not expired, and a spent one still remembered whose billing `newest`
+/// does not show yet (billed after its as_of).
+int64_t points_held(const std::vector<claim>& claims, const balance_report& newest, int64_t now_ms);
+
+struct claim_decision {
+  enum class outcome { granted, repeated, refused };
+  outcome what = outcome::refused;
+  /// granted: the new claim, to store; repeated: the basket's stored claim.
+  std::optional<claim> answer;
+  std::optional<refusal_reason> reason;
+  /// claimed_elsewhere: the claim holding the reward; basket_mismatch: the basket's claim.
+  std::optional<claim> conflict;
+  /// A points product: the guest's points at the hub, this claim not counted.
+  std::optional<points_position> points;
+  int64_t points_needed = 0;  // insufficient_points
+};
+
+/// Decides `request` at `now_ms`. `basket_claim`: the stored claim of the same basket, if any;
+/// `others`: the stored claims of the same guest on the same reward (a reward) or the same points
+/// experience (a points product), other baskets; `newest`: the newest balance of that experience,
+/// the request's own report included (a points product).
+claim_decision decide_claim(const claim_request& request, const std::optional<claim>& basket_claim,
+                            const std::vector<claim>& others,
+                            const std::optional<balance_report>& newest, int64_t default_ttl_ms,
+                            int64_t now_ms);
+
+enum class settlement { spend, release };
+
+struct settle_decision {
+  enum class outcome { settled, repeated, refused };
+  outcome what = outcome::refused;
+  claim answer;  // settled: the claim to store; else the stored one
+  std::optional<refusal_reason> reason;
+};
+
+/// Settles `stored` at `now_ms`: spend (`billed_at_ms`: when the service billed it, default now)
+/// or release.
+settle_decision decide_settlement(const claim& stored, settlement how,
+                                  std::optional<int64_t> billed_at_ms, int64_t now_ms);
+
+}  // namespace lq::hub

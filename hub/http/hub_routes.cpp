@@ -1,0 +1,126 @@
+#include "hub/http/hub_routes.hpp"
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "http/constant_time.hpp"
+#include "http/front_handlers.hpp"
+#include "http/http_messages.hpp"
+#include "hub/domain/claim_body.hpp"
+#include "hub/domain/claim_json.hpp"
+#include "render/render.hpp"
+
+namespace lq::hub {
+
+namespace {
+
+constexpr const char* kClaimsPath = "/hub/claims";
+constexpr const char* kSpendPath = "/hub/claims/spend";
+constexpr const char* kReleasePath = "/hub/claims/release";
+constexpr const char* kHealthPath = "/hub/health";
+constexpr const char* kJson = "application/json";
+
+void send_error(httplib::Response& res, const error& e) {
+  res.status = e.code;
+  if (e.code == 401) res.set_header("WWW-Authenticate", "Store-Key");
+  res.set_content(render_error(e), kJson);
+}
+
+// The store key, before routing: a request without it learns nothing, not even which paths exist.
+bool admit(const std::string& store_key, const httplib::Request& req, httplib::Response& res) {
+  const std::optional<std::string_view> presented = service::header(req, "Store-Key");
+  if (presented && service::constant_time_equal(*presented, store_key)) return true;
+  send_error(res, error{401, "the Store-Key header is missing or invalid"});
+  return false;
+}
+
+// A points product's position with its own claim counted, while the claim holds.
+std::optional<points_position> with_own(const std::optional<points_position>& position,
+                                        const claim& c, int64_t now) {
+  if (!position) return position;
+  points_position counted = *position;
+  if (c.holds_at(now) &&
+      !(c.state == claim_state::spent && c.billed_at_ms.value_or(0) <= counted.newest.as_of_ms)) {
+    counted.held += c.offer.points;
+  }
+  return counted;
+}
+
+void settle_route(httplib::Server& server, const char* path, settlement how,
+                  const hub_context& context) {
+  server.Post(path, [&context, how](const httplib::Request& req, httplib::Response& res) {
+    result<settle_body> body = read_settle_body(req.body, how == settlement::spend);
+    if (!body) return send_error(res, body.err());
+    const std::optional<settle_decision> decision =
+        context.claims.settle(body->basket, how, body->billed_at_ms);
+    const int64_t now = context.claims.now_ms();
+    if (!decision) {
+      return send_error(
+          res, error{404, "no claim for basket " + body->basket.basket_id + " of user " +
+                              body->basket.user_id + " of merchant " + body->basket.merchant_id});
+    }
+    if (decision->what == settle_decision::outcome::refused) {
+      return service::send_json(res, 409, render_settle_refusal(*decision, now), kJson);
+    }
+    service::send_json(res, 200, render_claim_answer(decision->answer, std::nullopt, now), kJson);
+  });
+}
+
+}  // namespace
+
+void install_hub_routes(httplib::Server& server, const hub_context& context) {
+  service::install_front_handlers(server,
+                                  [&context](const httplib::Request& req, httplib::Response& res) {
+                                    return admit(context.store_key, req, res);
+                                  });
+
+  server.Post(kClaimsPath, [&context](const httplib::Request& req, httplib::Response& res) {
+    result<claim_request> request = read_claim_body(req.body);
+    if (!request) return send_error(res, request.err());
+    const claim_decision decision = context.claims.claim(*request);
+    const int64_t now = context.claims.now_ms();
+    if (decision.what == claim_decision::outcome::refused) {
+      return service::send_json(res, 409, render_claim_refusal(*request, decision, now), kJson);
+    }
+    const claim& answer = *decision.answer;
+    const int status = decision.what == claim_decision::outcome::granted ? 201 : 200;
+    service::send_json(res, status,
+                       render_claim_answer(answer, with_own(decision.points, answer, now), now),
+                       kJson);
+  });
+
+  server.Get(kClaimsPath, [&context](const httplib::Request& req, httplib::Response& res) {
+    guest_key guest;
+    for (auto [name, field] :
+         {std::pair{"merchant_id", &guest.merchant_id}, std::pair{"user_id", &guest.user_id}}) {
+      if (!req.has_param(name)) {
+        return send_error(res,
+                          error{400, std::string("the query parameter ") + name + " is required"});
+      }
+      *field = req.get_param_value(name);
+      if (std::optional<error> bad = check_id(name, *field)) return send_error(res, *bad);
+    }
+    const guest_claims view = context.claims.guest(guest);
+    service::send_json(res, 200, render_guest_claims(guest, view, context.claims.now_ms()), kJson);
+  });
+
+  settle_route(server, kSpendPath, settlement::spend, context);
+  settle_route(server, kReleasePath, settlement::release, context);
+
+  server.Get(kHealthPath, [&context](const httplib::Request&, httplib::Response& res) {
+    const int64_t now = context.claims.now_ms();
+    service::send_json(
+        res, 200,
+        "{\"status\":\"ok\",\"now\":\"" + rfc3339_of_ms(now) +
+            "\",\"claim_ttl_ms\":" + std::to_string(context.claims.default_ttl_ms()) + "}",
+        kJson);
+  });
+
+  service::reject_other_methods(server, kClaimsPath, true, true);
+  service::reject_other_methods(server, kSpendPath, false, true);
+  service::reject_other_methods(server, kReleasePath, false, true);
+  service::reject_other_methods(server, kHealthPath, true, false);
+}
+
+}  // namespace lq::hub

@@ -1,0 +1,145 @@
+#include "hub/hub_options.hpp"
+
+#include <arpa/inet.h>
+
+#include <optional>
+
+#include "command_line_numbers.hpp"
+#include "domain/baskets/order_window.hpp"
+
+namespace lq::hub {
+
+namespace {
+
+error bad(const std::string& message) {
+  return error{2, message};
+}
+
+// A store key: 1 to 512 visible ASCII characters (it travels in a header).
+bool valid_key(const std::string& key) {
+  if (key.empty() || key.size() > 512) return false;
+  for (unsigned char c : key) {
+    if (c <= 0x20 || c >= 0x7f) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool is_loopback(const std::string& host) {
+  std::string text = host;
+  if (text.size() >= 2 && text.front() == '[' && text.back() == ']') {
+    text = text.substr(1, text.size() - 2);
+  }
+  if (text == "localhost") return true;
+  in_addr v4{};
+  if (inet_pton(AF_INET, text.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  if (inet_pton(AF_INET6, text.c_str(), &v6) != 1) return false;
+  if (IN6_IS_ADDR_LOOPBACK(&v6)) return true;
+  if (IN6_IS_ADDR_V4MAPPED(&v6)) return v6.s6_addr[12] == 127;
+  return false;
+}
+
+result<hub_options> parse_hub_options(const std::vector<std::string>& args,
+                                      const char* environment_key) {
+  hub_options parsed;
+  bool port_given = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& name = args[i];
+    if (name == "--help" || name == "-h") {
+      parsed.help = true;
+      return parsed;
+    }
+    if (name == "--expose-on-network") {
+      parsed.expose_on_network = true;
+      continue;
+    }
+    if (name.rfind("--", 0) != 0) return bad("unexpected argument: " + name);
+    if (i + 1 >= args.size()) return bad(name + " needs a value");
+    const std::string& value = args[++i];
+    if (name == "--port") {
+      std::optional<int> port = service::parse_port(value);
+      if (!port) return bad("--port must be an integer from 0 to 65535");
+      parsed.port = *port;
+      port_given = true;
+    } else if (name == "--host") {
+      if (value.empty()) return bad("--host must not be empty");
+      parsed.host = value;
+    } else if (name == "--db") {
+      if (value.empty()) return bad("--db must not be empty");
+      parsed.db_path = value;
+    } else if (name == "--store-key") {
+      if (!valid_key(value)) {
+        return bad("--store-key must be 1 to 512 visible ASCII characters (no spaces)");
+      }
+      parsed.store_key = value;
+    } else if (name == "--claim-ttl") {
+      std::optional<int64_t> ttl = service::parse_duration_ms(value);
+      if (!ttl || *ttl > kMaxClaimTtlMs) {
+        return bad("--claim-ttl must be a duration such as 7d, 36h, 90m or 600s (1 s to 366 d)");
+      }
+      parsed.claim_ttl_ms = *ttl;
+    } else if (name == "--access-log") {
+      if (value.empty()) return bad("--access-log must be a file, - (stderr) or off");
+      parsed.access_log = value;
+    } else if (name == "--max-connections" || name == "--workers" ||
+               name == "--max-connections-per-peer") {
+      std::optional<int> count = service::parse_port(value);
+      if (!count || *count < 1 || *count > 1000) {
+        return bad(name + " must be an integer from 1 to 1000");
+      }
+      (name == "--workers"           ? parsed.workers
+       : name == "--max-connections" ? parsed.max_connections
+                                     : parsed.max_connections_per_peer) = *count;
+    } else if (name == "--request-timeout") {
+      std::optional<int64_t> timeout = service::parse_seconds_ms(value);
+      if (!timeout || *timeout < 100 || *timeout > 3'600'000) {
+        return bad("--request-timeout must be a number of seconds from 0.1 to 3600");
+      }
+      parsed.request_timeout_ms = *timeout;
+    } else {
+      return bad("unknown option: " + name);
+    }
+  }
+  if (!port_given) return bad("--port is required (0 picks a free port)");
+  if (parsed.db_path.empty()) return bad("--db is required");
+  if (parsed.store_key.empty() && environment_key != nullptr && *environment_key != '\0') {
+    if (!valid_key(environment_key)) {
+      return bad("LQ_HUB_STORE_KEY must be 1 to 512 visible ASCII characters (no spaces)");
+    }
+    parsed.store_key = environment_key;
+  }
+  if (parsed.store_key.empty()) {
+    return bad("--store-key is required (or LQ_HUB_STORE_KEY): every call must carry it");
+  }
+  if (!is_loopback(parsed.host) && !parsed.expose_on_network) {
+    return bad("--host " + parsed.host +
+               " is not a loopback address: the hub would be reachable from the network; add "
+               "--expose-on-network to do that anyway");
+  }
+  return parsed;
+}
+
+const char* hub_usage() {
+  return "usage: loyalty_hub --port P --db FILE --store-key KEY [--host ADDRESS]\n"
+         "                   [--expose-on-network] [--claim-ttl DURATION]\n"
+         "                   [--access-log FILE|-|off] [--max-connections N]\n"
+         "                   [--max-connections-per-peer N] [--workers N]\n"
+         "                   [--request-timeout SECONDS]\n"
+         "  --port 0 picks a free port; the first line on stdout is the base URL.\n"
+         "  --db :memory: uses a throwaway database, removed when the hub stops.\n"
+         "  --store-key KEY: every request must carry it (Store-Key header); LQ_HUB_STORE_KEY\n"
+         "    in the environment may give it instead.\n"
+         "  --host ADDRESS (default 127.0.0.1); an address beyond loopback needs\n"
+         "    --expose-on-network.\n"
+         "  --claim-ttl D (default 7d): a claim that asks for no ttl_ms expires after D.\n"
+         "  --access-log FILE|-|off: access-log lines to FILE (rotated at 10 MiB), stderr (-,\n"
+         "    the default) or nowhere.\n"
+         "  --max-connections N (default 256): connections beyond get 503.\n"
+         "  --max-connections-per-peer N (default 128): connections one client may hold.\n"
+         "  --workers N (default 64): requests handled at once.\n"
+         "  --request-timeout S (default 10): the time a request may take to arrive (408).\n";
+}
+
+}  // namespace lq::hub

@@ -1,0 +1,97 @@
+// The store hub: parses options, opens (and migrates) its SQLite file, then decides claims over
+// HTTP (http/hub_routes.hpp) until SIGTERM or SIGINT. docs/hub.md describes it.
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "http/access_log.hpp"
+#include "http/foreground_server.hpp"
+#include "http/guarded_server.hpp"
+#include "hub/domain/claim_service.hpp"
+#include "hub/http/hub_routes.hpp"
+#include "hub/hub_options.hpp"
+#include "hub/store/hub_schema.hpp"
+#include "store/sqlite.hpp"
+#include "store/throwaway_database.hpp"
+
+namespace {
+
+using namespace lq::hub;
+namespace service = lq::service;
+
+int serve(const hub_options& opts) {
+  if (!service::prepare_foreground_process()) {
+    std::fprintf(stderr, "loyalty_hub: the process that started it has ended\n");
+    return 1;
+  }
+  std::optional<service::throwaway_database> scratch;
+  if (opts.db_path == ":memory:") scratch.emplace("loyalty_hub", "hub.db");
+  const std::string db_path = scratch ? scratch->file() : opts.db_path;
+  service::database writer(db_path);
+  writer.quick_check();
+  if (migrate_hub(writer) == 0) {
+    std::fprintf(stderr, "loyalty_hub: created %s (schema %d)\n", db_path.c_str(),
+                 kHubSchemaVersion);
+  }
+  service::database reader(db_path);
+  claim_service claims(writer, reader, opts.claim_ttl_ms);
+
+  std::string log_problem;
+  if (!service::open_access_log(opts.access_log, log_problem)) {
+    std::fprintf(stderr, "loyalty_hub: %s\n", log_problem.c_str());
+    return 1;
+  }
+  service::connection_limits limits;
+  limits.max_connections = static_cast<size_t>(opts.max_connections);
+  limits.max_connections_per_peer = static_cast<size_t>(opts.max_connections_per_peer);
+  limits.workers = static_cast<size_t>(opts.workers);
+  limits.request_timeout_ms = static_cast<int>(opts.request_timeout_ms);
+  service::guarded_server server(limits);
+  const hub_context context{claims, opts.store_key};
+  install_hub_routes(server, context);
+
+  bool served = false;
+  const int status = service::serve_in_foreground(
+      server, opts.host, opts.port, "loyalty_hub", [&](const std::string& url) {
+        served = true;
+        if (opts.expose_on_network) {
+          std::fprintf(stderr,
+                       "loyalty_hub: WARNING: --expose-on-network: the hub is reachable from the "
+                       "network at %s; anyone who knows the store key can claim and release "
+                       "offers, over plain HTTP (no TLS)\n",
+                       url.c_str());
+        }
+        std::fprintf(stderr,
+                     "loyalty_hub: listening on %s (claim TTL %lld ms, %zu workers, at most %zu "
+                     "connections, %zu per client)\n",
+                     url.c_str(), static_cast<long long>(opts.claim_ttl_ms),
+                     service::worker_count(limits), limits.max_connections,
+                     limits.max_connections_per_peer);
+      });
+  if (served) std::fprintf(stderr, "loyalty_hub: stopped\n");
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  lq::result<hub_options> parsed = parse_hub_options(args, std::getenv("LQ_HUB_STORE_KEY"));
+  if (!parsed) {
+    std::fprintf(stderr, "loyalty_hub: %s\n%s", parsed.err().message.c_str(), hub_usage());
+    return 2;
+  }
+  if (parsed->help) {
+    std::fputs(hub_usage(), stdout);
+    return 0;
+  }
+  try {
+    return serve(*parsed);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "loyalty_hub: %s\n", e.what());
+    return 1;
+  }
+}

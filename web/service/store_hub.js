@@ -1,0 +1,63 @@
+// startStoreHub(): the store hub (loyalty_hub, docs/hub.md) as a child process, started by the
+// one launcher (native_process.js) as startLocalService() starts the service. Its options share
+// the service's checks for port, host and db (service_options.js); the store key goes to the hub
+// in its environment (LQ_HUB_STORE_KEY), not on its command line, where any user of the machine
+// could read it. Node only; types: web/service/local_service.d.ts.
+import { startNativeProcess, processOptions } from './native_process.js';
+import { hubBinaryPath } from './service_binary.js';
+import { SERVICE_OPTIONS, checked } from './service_options.js';
+
+const shared = (key) => SERVICE_OPTIONS.find((option) => option.key === key);
+
+/** The hub's launch options: port, host and db as the service's; its own store key and exposure. */
+export const HUB_OPTIONS = [
+  shared('port'),
+  { ...shared('host'), default: '127.0.0.1' },
+  shared('db'),
+];
+
+/** A store key as the hub takes it: 1 to 512 visible ASCII characters, no spaces. */
+export function checkStoreKey(storeKey, name) {
+  if (typeof storeKey !== 'string' || !/^[\x21-\x7e]{1,512}$/.test(storeKey)) {
+    throw new TypeError(`${name} must be 1 to 512 visible ASCII characters (no spaces); every call to the hub carries it`);
+  }
+  return storeKey;
+}
+
+/**
+ * The hub's arguments and environment for launcher options; a TypeError "<caller>: <key> must
+ * be ..." names the first bad one. Returns { args, env }.
+ */
+export function hubArguments(options, { caller = 'startStoreHub', extra = [] } = {}) {
+  if (options === null || typeof options !== 'object') throw new TypeError(`${caller}: options must be an object`);
+  if (!Array.isArray(extra) || !extra.every((arg) => typeof arg === 'string')) {
+    throw new TypeError(`${caller}: args must be an array of strings`);
+  }
+  const args = [];
+  for (const option of HUB_OPTIONS) {
+    const value = options[option.key] ?? option.default;
+    if (value === undefined) continue;
+    args.push(option.flag, checked(option, value, `${caller}: ${option.key}`));
+  }
+  const storeKey = checkStoreKey(options.storeKey, `${caller}: storeKey`);
+  const { exposeOnNetwork = false } = options;
+  if (typeof exposeOnNetwork !== 'boolean') throw new TypeError(`${caller}: exposeOnNetwork must be a boolean`);
+  if (exposeOnNetwork) args.push('--expose-on-network');
+  args.push(...extra);
+  return { args, env: { LQ_HUB_STORE_KEY: storeKey } };
+}
+
+/**
+ * Starts the store hub and resolves once it listens. options: storeKey (required), port (default
+ * 0: a free one), host (default 127.0.0.1; an address beyond loopback needs exposeOnNetwork),
+ * db (a SQLite file, default ':memory:': a throwaway database), exposeOnNetwork, and the process
+ * options of startLocalService (binary, args, wrapper, onStderr, signal, keepAlive,
+ * startTimeoutMs). Resolves { url, pid, exited, running(), kill(), stop() }.
+ */
+export async function startStoreHub(options = {}) {
+  const { args, env } = hubArguments(options, { extra: options?.args ?? [] });
+  const processOptionsChecked = processOptions(options, 'startStoreHub');
+  const binary = processOptionsChecked.binary ?? hubBinaryPath();
+  processOptionsChecked.signal?.throwIfAborted();
+  return startNativeProcess({ program: 'loyalty_hub', binary, args, env, options: processOptionsChecked });
+}
