@@ -88,7 +88,8 @@ TEST_CASE("hold null or absent holds nothing, and the held reward's entity does 
   const answers a = ask(snap);
   CHECK(ids_of(a.qualify.at("rewards")) == std::vector<std::string>{"a", "b"});
   snap["rewards"][0]["hold"] = "PENDING_ORDER";
-  for (const auto& entity : ask(snap, json::object()).qualify.at("rewards")) {
+  const answers held = ask(snap, json::object());  // kept alive: the loop reads into it
+  for (const auto& entity : held.qualify.at("rewards")) {
     CHECK_FALSE(entity.contains("hold"));
   }
 }
