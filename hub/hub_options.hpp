@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "lq/result.hpp"
 #include "hub/domain/claim_rules.hpp"
+#include "lq/result.hpp"
 
 namespace lq::hub {
 

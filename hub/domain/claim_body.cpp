@@ -2,9 +2,9 @@
 
 #include <map>
 
-#include "lq/instant.hpp"
 #include "hub/domain/claim_rules.hpp"
 #include "json/json_fields.hpp"
+#include "lq/instant.hpp"
 #include "lq/json_reader.hpp"
 
 namespace lq::hub {

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "lq/result.hpp"
 #include "hub/domain/claim.hpp"
+#include "lq/result.hpp"
 
 namespace lq::hub {
 

@@ -5,11 +5,11 @@
 #include <mutex>
 #include <set>
 
-#include "lq/request_reader.hpp"
-#include "lq/tzif.hpp"
 #include "domain/json_document.hpp"
 #include "domain/service_clock.hpp"
 #include "lq/reason.hpp"
+#include "lq/request_reader.hpp"
+#include "lq/tzif.hpp"
 #include "render/render.hpp"
 #include "rules/explain.hpp"
 

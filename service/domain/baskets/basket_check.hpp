@@ -8,10 +8,10 @@
 
 #include "lq/decimal.hpp"
 #include "lq/instant.hpp"
+#include "lq/qualifier.hpp"
+#include "lq/request.hpp"
 #include "lq/result.hpp"
 #include "model/offer.hpp"
-#include "lq/request.hpp"
-#include "lq/qualifier.hpp"
 
 namespace lq::service {
 
