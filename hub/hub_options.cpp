@@ -44,7 +44,6 @@ bool is_loopback(const std::string& host) {
 result<hub_options> parse_hub_options(const std::vector<std::string>& args,
                                       const char* environment_key) {
   hub_options parsed;
-  bool port_given = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& name = args[i];
     if (name == "--help" || name == "-h") {
@@ -58,18 +57,10 @@ result<hub_options> parse_hub_options(const std::vector<std::string>& args,
     if (name.rfind("--", 0) != 0) return bad("unexpected argument: " + name);
     if (i + 1 >= args.size()) return bad(name + " needs a value");
     const std::string& value = args[++i];
-    if (name == "--port") {
-      std::optional<int> port = service::parse_port(value);
-      if (!port) return bad("--port must be an integer from 0 to 65535");
-      parsed.port = *port;
-      port_given = true;
-    } else if (name == "--host") {
-      if (value.empty()) return bad("--host must not be empty");
-      parsed.host = value;
-    } else if (name == "--db") {
-      if (value.empty()) return bad("--db must not be empty");
-      parsed.db_path = value;
-    } else if (name == "--store-key") {
+    result<bool> front = service::read_front_option(name, value, parsed);
+    if (!front) return front.err();
+    if (*front) continue;
+    if (name == "--store-key") {
       if (!valid_key(value)) {
         return bad("--store-key must be 1 to 512 visible ASCII characters (no spaces)");
       }
@@ -80,30 +71,11 @@ result<hub_options> parse_hub_options(const std::vector<std::string>& args,
         return bad("--claim-ttl must be a duration such as 7d, 36h, 90m or 600s (1 s to 366 d)");
       }
       parsed.claim_ttl_ms = *ttl;
-    } else if (name == "--access-log") {
-      if (value.empty()) return bad("--access-log must be a file, - (stderr) or off");
-      parsed.access_log = value;
-    } else if (name == "--max-connections" || name == "--workers" ||
-               name == "--max-connections-per-peer") {
-      std::optional<int> count = service::parse_port(value);
-      if (!count || *count < 1 || *count > 1000) {
-        return bad(name + " must be an integer from 1 to 1000");
-      }
-      (name == "--workers"           ? parsed.workers
-       : name == "--max-connections" ? parsed.max_connections
-                                     : parsed.max_connections_per_peer) = *count;
-    } else if (name == "--request-timeout") {
-      std::optional<int64_t> timeout = service::parse_seconds_ms(value);
-      if (!timeout || *timeout < 100 || *timeout > 3'600'000) {
-        return bad("--request-timeout must be a number of seconds from 0.1 to 3600");
-      }
-      parsed.request_timeout_ms = *timeout;
     } else {
       return bad("unknown option: " + name);
     }
   }
-  if (!port_given) return bad("--port is required (0 picks a free port)");
-  if (parsed.db_path.empty()) return bad("--db is required");
+  if (std::optional<error> missing = service::missing_front_option(parsed)) return *missing;
   if (parsed.store_key.empty() && environment_key != nullptr && *environment_key != '\0') {
     if (!valid_key(environment_key)) {
       return bad("LQ_HUB_STORE_KEY must be 1 to 512 visible ASCII characters (no spaces)");

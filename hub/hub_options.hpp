@@ -10,25 +10,21 @@
 #include <string>
 #include <vector>
 
+#include "http/front_options.hpp"
 #include "hub/domain/claim_rules.hpp"
 #include "lq/result.hpp"
 
 namespace lq::hub {
 
-struct hub_options {
-  std::string host = "127.0.0.1";
-  int port = 0;
-  std::string db_path;
+/// The HTTP front's options (front_options: host, port, database, access log, caps) and the
+/// hub's own.
+struct hub_options : service::front_options {
+  /// Requests handled at once: a hub's requests mostly wait for a commit, so more than the
+  /// service's default.
+  hub_options() { workers = 64; }
   std::string store_key;
   bool expose_on_network = false;
   int64_t claim_ttl_ms = kDefaultClaimTtlMs;
-  std::string access_log = "-";
-  int max_connections = 256;
-  int max_connections_per_peer = 128;
-  /// Requests handled at once: a hub's requests mostly wait for a commit, so more than the
-  /// service's default.
-  int workers = 64;
-  int64_t request_timeout_ms = 10'000;
   bool help = false;
 };
 

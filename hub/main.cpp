@@ -44,11 +44,7 @@ int serve(const hub_options& opts) {
     std::fprintf(stderr, "loyalty_hub: %s\n", log_problem.c_str());
     return 1;
   }
-  service::connection_limits limits;
-  limits.max_connections = static_cast<size_t>(opts.max_connections);
-  limits.max_connections_per_peer = static_cast<size_t>(opts.max_connections_per_peer);
-  limits.workers = static_cast<size_t>(opts.workers);
-  limits.request_timeout_ms = static_cast<int>(opts.request_timeout_ms);
+  const service::connection_limits limits = service::limits_of(opts);
   service::guarded_server server(limits);
   const hub_context context{claims, opts.store_key};
   install_hub_routes(server, context);

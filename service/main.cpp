@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "domain/accounts/account_cache.hpp"
-#include "domain/purchases/accrual.hpp"
 #include "domain/baskets/baskets.hpp"
-#include "domain/sandbox/fixture.hpp"
 #include "domain/json_document.hpp"
+#include "domain/purchases/accrual.hpp"
+#include "domain/sandbox/fixture.hpp"
 #include "domain/sandbox/sandbox.hpp"
 #include "domain/service_clock.hpp"
 #include "http/access_log.hpp"
@@ -133,11 +133,7 @@ int serve(const options& opts) {
     std::fprintf(stderr, "loyalty_service: %s\n", log_problem.c_str());
     return 1;
   }
-  connection_limits limits;
-  limits.max_connections = static_cast<size_t>(opts.max_connections);
-  limits.max_connections_per_peer = static_cast<size_t>(opts.max_connections_per_peer);
-  limits.workers = static_cast<size_t>(opts.workers);
-  limits.request_timeout_ms = static_cast<int>(opts.request_timeout_ms);
+  const connection_limits limits = limits_of(opts);
   guarded_server server(limits);
   const route_context context{auth, accounts, baskets, clock, sandbox ? &*sandbox : nullptr};
   install_routes(server, context);

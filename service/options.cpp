@@ -31,7 +31,6 @@ int64_t options::effective_processing_delay_ms() const {
 
 result<options> parse_options(const std::vector<std::string>& args) {
   options parsed;
-  bool port_given = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& name = args[i];
     if (name == "--help" || name == "-h") {
@@ -41,18 +40,10 @@ result<options> parse_options(const std::vector<std::string>& args) {
     if (name.rfind("--", 0) != 0) return bad("unexpected argument: " + name);
     if (i + 1 >= args.size()) return bad(name + " needs a value");
     const std::string& value = args[++i];
-    if (name == "--port") {
-      std::optional<int> port = parse_port(value);
-      if (!port) return bad("--port must be an integer from 0 to 65535");
-      parsed.port = *port;
-      port_given = true;
-    } else if (name == "--host") {
-      if (value.empty()) return bad("--host must not be empty");
-      parsed.host = value;
-    } else if (name == "--db") {
-      if (value.empty()) return bad("--db must not be empty");
-      parsed.db_path = value;
-    } else if (name == "--fixture") {
+    result<bool> front = read_front_option(name, value, parsed);
+    if (!front) return front.err();
+    if (*front) continue;
+    if (name == "--fixture") {
       parsed.fixture_path = value;
     } else if (name == "--mode") {
       if (value == "sandbox") {
@@ -70,24 +61,6 @@ result<options> parse_options(const std::vector<std::string>& args) {
       std::optional<instant> now = parse_rfc3339(value);
       if (!now) return bad("--now must be an RFC 3339 instant, e.g. 2026-11-24T13:15:00Z");
       parsed.fixed_now = now;
-    } else if (name == "--access-log") {
-      if (value.empty()) return bad("--access-log must be a file, - (stderr) or off");
-      parsed.access_log = value;
-    } else if (name == "--max-connections" || name == "--workers" ||
-               name == "--max-connections-per-peer") {
-      std::optional<int> count = parse_port(value);
-      if (!count || *count < 1 || *count > 1000) {
-        return bad(name + " must be an integer from 1 to 1000");
-      }
-      (name == "--workers"           ? parsed.workers
-       : name == "--max-connections" ? parsed.max_connections
-                                     : parsed.max_connections_per_peer) = *count;
-    } else if (name == "--request-timeout") {
-      std::optional<int64_t> timeout = parse_seconds_ms(value);
-      if (!timeout || *timeout < 100 || *timeout > 3'600'000) {
-        return bad("--request-timeout must be a number of seconds from 0.1 to 3600");
-      }
-      parsed.request_timeout_ms = *timeout;
     } else if (name == "--max-order-age") {
       std::optional<int64_t> age = parse_duration_ms(value);
       if (!age) {
@@ -106,8 +79,7 @@ result<options> parse_options(const std::vector<std::string>& args) {
       return bad("unknown option: " + name);
     }
   }
-  if (!port_given) return bad("--port is required (0 picks a free port)");
-  if (parsed.db_path.empty()) return bad("--db is required");
+  if (std::optional<error> missing = missing_front_option(parsed)) return *missing;
   return parsed;
 }
 

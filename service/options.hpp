@@ -12,33 +12,22 @@
 
 #include "domain/baskets/open_baskets.hpp"
 #include "domain/baskets/order_window.hpp"
+#include "http/front_options.hpp"
 #include "lq/qualifier.hpp"
 
 namespace lq::service {
 
 enum class service_mode { sandbox, production };
 
-struct options {
-  std::string host = "127.0.0.1";
-  int port = 0;  // 0: any free port
-  std::string db_path;
+/// The HTTP front's options (front_options: host, port, database, access log, caps) and the
+/// service's own.
+struct options : front_options {
   std::optional<std::string> fixture_path;
   service_mode mode = service_mode::sandbox;
   /// Delay between billing and accrual, in milliseconds; nullopt = the mode's default.
   std::optional<int64_t> processing_delay_ms;
   /// A fixed service clock (default order time); nullopt = the system clock.
   std::optional<instant> fixed_now;
-  /// Where access-log lines go: "-" (stderr, the default), "off", or a file (rotated at 10 MiB).
-  std::string access_log = "-";
-  /// Open connections served at once; beyond: 503.
-  int max_connections = 256;
-  /// Open connections one remote address may hold at once; beyond: 503 (so one client cannot
-  /// starve the others).
-  int max_connections_per_peer = 128;
-  /// Requests handled at once; 0: four times the hardware threads (at least 4).
-  int workers = 0;
-  /// The time one request (head and body) may take to arrive, in milliseconds; beyond: 408.
-  int64_t request_timeout_ms = 10'000;
   /// How long before the service clock a billed order's order_timestamp may lie (order_window).
   int64_t max_order_age_ms = kDefaultMaxOrderAgeMs;
   /// Open (checkout, placed) baskets a user may hold at once; beyond: 429 (open_baskets.hpp).
