@@ -92,3 +92,24 @@ export async function runInForeground({ start, program, prefix, usage }, io = pr
     process.off('SIGTERM', stop);
   }
 }
+
+/**
+ * A foreground command (`serve`, `hub`) from the arguments after its name; resolves the exit code.
+ * `--help` prints `usage`; `optionsOf(argv)` (sync or async) reads the command line and throws
+ * UsageError for a bad one (exit 2 with the usage); then `launch(options)` (the launcher, given
+ * the command's options and runInForeground's own) runs until the program exits.
+ */
+export async function runForegroundCommand(argv, { optionsOf, launch, program, prefix, usage }, io = process) {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout.write(`${usage}\n`);
+    return EXIT.OK;
+  }
+  let options;
+  try {
+    options = await optionsOf(argv);
+  } catch (e) {
+    if (e instanceof UsageError) return reportUsageError(io.stderr, prefix, e, usage);
+    throw e;
+  }
+  return runInForeground({ start: (extra) => launch({ ...options, ...extra }), program, prefix, usage }, io);
+}

@@ -8,8 +8,8 @@ import process from 'node:process';
 
 import { HUB_OPTIONS, checkStoreKey, startStoreHub } from '../service/store_hub.js';
 import { serviceOptionsFromText } from '../service/service_options.js';
-import { EXIT, UsageError, parseCommandLine, reportUsageError } from './command_line.js';
-import { runInForeground } from './foreground_command.js';
+import { UsageError, parseCommandLine } from './command_line.js';
+import { runForegroundCommand } from './foreground_command.js';
 
 const USAGE = `usage: loyalty-qualifier hub --store-key KEY [--port P] [--db FILE|:memory:]
                            [--host ADDRESS [--expose-on-network]]
@@ -51,19 +51,6 @@ function hubOptions(argv) {
  * Runs `hub` with the arguments after it; resolves the exit code. `io`: { stdout, stderr }
  * (default: this process's).
  */
-export async function runHubCli(argv, io = process) {
-  const { stdout, stderr } = io;
-  if (argv.includes('--help') || argv.includes('-h')) {
-    stdout.write(`${USAGE}\n`);
-    return EXIT.OK;
-  }
-  let options;
-  try {
-    options = hubOptions(argv);
-  } catch (e) {
-    if (e instanceof UsageError) return reportUsageError(stderr, PREFIX, e, USAGE);
-    throw e;
-  }
-  const start = (extra) => startStoreHub({ ...options, ...extra });
-  return runInForeground({ start, program: 'loyalty_hub', prefix: PREFIX, usage: USAGE }, io);
+export function runHubCli(argv, io = process) {
+  return runForegroundCommand(argv, { optionsOf: hubOptions, launch: startStoreHub, program: 'loyalty_hub', prefix: PREFIX, usage: USAGE }, io);
 }

@@ -9,8 +9,8 @@ import process from 'node:process';
 
 import { startLocalService } from '../service/local_service.js';
 import { COMMAND_LINE_OPTIONS, serviceOptionsFromText } from '../service/service_options.js';
-import { EXIT, UsageError, parseCommandLine, readInputFile, reportUsageError } from './command_line.js';
-import { runInForeground } from './foreground_command.js';
+import { UsageError, parseCommandLine, readInputFile } from './command_line.js';
+import { runForegroundCommand } from './foreground_command.js';
 
 const USAGE = `usage: loyalty-qualifier serve [--port P] [--host ADDRESS] [--db FILE|:memory:]
                              [--fixture FILE] [--mode sandbox|production]
@@ -58,19 +58,6 @@ async function serveOptions(argv) {
  * Runs `serve` with the arguments after it; resolves the exit code. `io`: { stdout, stderr }
  * (default: this process's).
  */
-export async function runServeCli(argv, io = process) {
-  const { stdout, stderr } = io;
-  if (argv.includes('--help') || argv.includes('-h')) {
-    stdout.write(`${USAGE}\n`);
-    return EXIT.OK;
-  }
-  let options;
-  try {
-    options = await serveOptions(argv);
-  } catch (e) {
-    if (e instanceof UsageError) return reportUsageError(stderr, PREFIX, e, USAGE);
-    throw e;
-  }
-  const start = (extra) => startLocalService({ ...options, ...extra });
-  return runInForeground({ start, program: 'loyalty_service', prefix: PREFIX, usage: USAGE }, io);
+export function runServeCli(argv, io = process) {
+  return runForegroundCommand(argv, { optionsOf: serveOptions, launch: startLocalService, program: 'loyalty_service', prefix: PREFIX, usage: USAGE }, io);
 }
