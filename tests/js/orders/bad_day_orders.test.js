@@ -8,57 +8,29 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { FIXED_NOW, credentialsOf, ensureWasm, scratchDir, serviceBinary, startService } from '../../service/harness.js';
+import { credentialsOf } from '../../service/harness.js';
+import { clientOf, db, latte, lq, qualifierOptions, service, startServiceAgain, stopService, useOrderService } from './order_service.js';
 
-const scratch = scratchDir('lq-bad-day-orders-');
-const qualifierOptions = { now: () => new Date(FIXED_NOW) };
-const db = path.join(scratch.dir, 'bad-day.db');
 const ALEX = 'u_1001';
 const BLAIR = 'u_1002';
 const CASEY = 'u_1003';
 const owner = (userId) => JSON.stringify(['m_harbor_coffee', userId]);
 const quiet = { initialMs: 600_000 }; // no background replay: each test flushes when it wants
-let lq;
-let service;
-let port;
 
-const latte = {
-  redemption_venue: 'instore',
-  order_timestamp: FIXED_NOW,
-  location_uid: 'harbor-downtown',
-  subtotal: '4.75',
-  items: [{ id: 'latte', price: '4.75', categories: ['coffee'] }],
-};
 const forty = { ...latte, subtotal: '40.00', items: [{ id: 'beans', price: '40.00', categories: ['retail'] }] };
 
-function clientOf(userId, { baseUrl = service.url, accessToken, timeoutMs = 10_000, fetch } = {}) {
-  const { token, key } = credentialsOf(userId);
-  return new lq.LoyaltyClient({ baseUrl, accessToken: accessToken ?? token, merchantKey: key, timeoutMs, ...(fetch ? { fetch } : {}) });
-}
 const credentialsOfUser = (userId) => ({ baseUrl: service.url, merchantKey: credentialsOf(userId).key, accessToken: credentialsOf(userId).token });
 const sql = (statement) => execFileSync('sqlite3', [db, statement], { encoding: 'utf8' }).trim();
 // Whose account a basket id was billed to in the service's own database ('' when nobody's).
 const billedTo = (basketId) => sql(`SELECT group_concat(user_id) FROM baskets WHERE id = '${basketId}' AND state = 'billed'`);
 const restartService = async () => {
-  await service.stop();
-  service = await startService({ db, now: true, delay: 3600, port });
+  await stopService();
+  await startServiceAgain();
 };
 
-before(async () => {
-  ensureWasm();
-  serviceBinary();
-  lq = await import('../../../web/index.js');
-  service = await startService({ db, now: true, delay: 3600 });
-  port = new URL(service.url).port;
-}, { timeout: 900_000 });
-
-after(async () => {
-  await service?.crash();
-  scratch.cleanup();
-});
+useOrderService('bad-day-orders');
 
 test('one order the service answers 500 holds back no one else: other guests are billed, and a waiting order says why', async () => {
   const outbox = lq.memoryOrderOutbox();
@@ -73,7 +45,7 @@ test('one order the service answers 500 holds back no one else: other guests are
     assert.equal((await blair.checkout(latte, { basketId: 'stuck-blair-1' })).status, 'queued');
     // Alex's stored account can no longer be loaded: the service answers 500 to everything of Alex's.
     sql(`UPDATE points_balances SET balance = 9000000000000000000 WHERE user_id = '${ALEX}'`);
-    service = await startService({ db, now: true, delay: 3600, port });
+    await startServiceAgain();
     assert.match(service.stderr, /u_1001 .*500/);
 
     const outcomes = await blair.flush();
@@ -106,7 +78,7 @@ test("a token function that starts giving another guest's token: each order is b
     await hybrid.ready();
     await service.stop();
     assert.equal((await hybrid.checkout(forty, { basketId: 'switch-alex-40' })).status, 'queued');
-    service = await startService({ db, now: true, delay: 3600, port });
+    await startServiceAgain();
     token = credentialsOf(BLAIR).token; // the kiosk's token function now gives Blair's
     await hybrid.flush();
     assert.equal(billedTo('switch-alex-40'), ALEX, "Alex's $40 order is billed to Alex, never to Blair");
@@ -133,7 +105,7 @@ test("credentialsFor giving another guest's credentials: the order stays queued,
     assert.equal((await alex.checkout(latte, { basketId: 'wrong-credentials-1' })).status, 'queued');
   } finally {
     alex.dispose();
-    service = await startService({ db, now: true, delay: 3600, port });
+    await startServiceAgain();
   }
   const asked = [];
   const kiosk = new lq.HybridQualifier({

@@ -8,35 +8,16 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-import { FIXED_NOW, credentialsOf, ensureWasm, root, scratchDir, serviceBinary, startService, waitFor } from '../../service/harness.js';
+import { credentialsOf, root, waitFor } from '../../service/harness.js';
+import { latte, scratch, service, useOrderService } from './order_service.js';
 
-const scratch = scratchDir('lq-lost-lock-');
 const STALE_MS = 600;
-const db = path.join(scratch.dir, 'lock.db');
 const canUnshare = spawnSync('unshare', ['-u', 'true']).status === 0;
-let service;
 
-const latte = {
-  redemption_venue: 'instore',
-  order_timestamp: FIXED_NOW,
-  location_uid: 'harbor-downtown',
-  subtotal: '4.75',
-  items: [{ id: 'latte', price: '4.75', categories: ['coffee'] }],
-};
-
-before(async () => {
-  ensureWasm();
-  serviceBinary();
-  service = await startService({ db, now: true, delay: 3600 });
-}, { timeout: 900_000 });
-
-after(async () => {
-  await service?.crash();
-  scratch.cleanup();
-});
+useOrderService('lost-lock');
 
 // A child with a HybridQualifier on a file outbox (staleMs STALE_MS). 'checkout': checks out one
 // order; its POST /api/baskets prints "sending" and waits for a line on stdin before it goes.

@@ -9,43 +9,15 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-import { FIXED_NOW, account, basket, credentialsOf, ensureWasm, root, scratchDir, serviceBinary, startService, waitFor } from '../../service/harness.js';
+import { account, basket, credentialsOf, root, waitFor } from '../../service/harness.js';
+import { clientOf, latte, lq, qualifierOptions, scratch, service, startServiceAgain, stopService, useOrderService } from './order_service.js';
 import { startLossyProxy } from '../../service/lossy_proxy.js';
 
-const scratch = scratchDir('lq-offline-');
 const ALEX = 'u_1001';
 const BLAIR = 'u_1002';
-const qualifierOptions = { now: () => new Date(FIXED_NOW) };
-// No accrual lands during these tests: every balance change is a debit.
-const NO_ACCRUAL = 3600;
-let lq;
-let service;
-let port;
-const db = path.join(scratch.dir, 'offline.db');
-
-const latte = {
-  redemption_venue: 'instore',
-  order_timestamp: FIXED_NOW,
-  location_uid: 'harbor-downtown',
-  subtotal: '4.75',
-  items: [{ id: 'latte', price: '4.75', categories: ['coffee'] }],
-};
-
-async function stopService() {
-  await service.stop();
-}
-
-async function restartService() {
-  service = await startService({ db, now: true, delay: NO_ACCRUAL, port });
-}
-
-function clientOf(userId, baseUrl = service.url, fetchImpl = undefined) {
-  const { token, key } = credentialsOf(userId);
-  return new lq.LoyaltyClient({ baseUrl, accessToken: token, merchantKey: key, fetch: fetchImpl, timeoutMs: 10_000 });
-}
 
 /** globalThis.fetch that records the status of every GET /api/account. */
 function recordingFetch() {
@@ -61,18 +33,7 @@ function recordingFetch() {
 const balanceOf = async (userId) => Number((await account(service, userId)).body.points[0].balance);
 const rewardState = async (userId, id) => (await account(service, userId)).body.rewards.find((r) => r.id === id).state;
 
-before(async () => {
-  ensureWasm();
-  serviceBinary();
-  lq = await import('../../../web/index.js');
-  service = await startService({ db, now: true, delay: NO_ACCRUAL });
-  port = new URL(service.url).port;
-}, { timeout: 900_000 });
-
-after(async () => {
-  await service?.crash();
-  scratch.cleanup();
-});
+useOrderService('offline');
 
 describe('snapshots that outlive outages', () => {
   test('past maxAgeMs answers are provisional with their age; past maxStaleMs a 503 naming it; the stored snapshot stays', async () => {
@@ -131,7 +92,7 @@ describe('snapshots that outlive outages', () => {
       assert.ok(old.snapshotAgeMs > 30 * 24 * 3_600_000);
       forever.dispose();
     } finally {
-      await restartService();
+      await startServiceAgain();
     }
   });
 
@@ -152,7 +113,7 @@ describe('snapshots that outlive outages', () => {
       };
       const snapshot = JSON.parse(readFileSync(path.join(root, 'examples/snapshot.json'), 'utf8'));
       const hybrid = new lq.HybridQualifier({
-        client: clientOf(ALEX, service.url, counting),
+        client: clientOf(ALEX, { fetch: counting }),
         snapshot,
         outbox: lq.memoryOrderOutbox(),
         now: () => now,
@@ -188,7 +149,7 @@ describe('snapshots that outlive outages', () => {
       assert.deepEqual(statuses, [], 'no answer ever came');
       hybrid.dispose();
     } finally {
-      await restartService();
+      await startServiceAgain();
     }
   });
 });
@@ -199,7 +160,7 @@ describe('conditional refresh', () => {
     const memory = lq.memorySnapshotStore();
     let saves = 0;
     const store = { load: memory.load, remove: memory.remove, save: (key, entry) => { saves += 1; return memory.save(key, entry); } };
-    const hybrid = new lq.HybridQualifier({ client: clientOf(BLAIR, service.url, fetchImpl), store, outbox: lq.memoryOrderOutbox(), qualifierOptions });
+    const hybrid = new lq.HybridQualifier({ client: clientOf(BLAIR, { fetch: fetchImpl }), store, outbox: lq.memoryOrderOutbox(), qualifierOptions });
     try {
       await hybrid.ready();
       const loaded = hybrid.currentSnapshot();
@@ -261,7 +222,7 @@ describe('checkout through the outbox', () => {
     const proxy = await startLossyProxy(service.url);
     const before = await balanceOf(BLAIR);
     const settled = [];
-    const hybrid = new lq.HybridQualifier({ client: clientOf(BLAIR, proxy.url), outbox: lq.memoryOrderOutbox(), qualifierOptions, backoff: { initialMs: 600_000 }, onOrderSettled: (order, outcome) => settled.push(outcome) });
+    const hybrid = new lq.HybridQualifier({ client: clientOf(BLAIR, { baseUrl: proxy.url }), outbox: lq.memoryOrderOutbox(), qualifierOptions, backoff: { initialMs: 600_000 }, onOrderSettled: (order, outcome) => settled.push(outcome) });
     try {
       proxy.dropAnswers(1, /^POST \/api\/baskets HTTP/);
       const outcome = await hybrid.checkout(latte, { offer: { kind: 'points_product', id: 'pp_two_off' } });
@@ -302,7 +263,7 @@ describe('checkout through the outbox', () => {
       assert.deepEqual((await hybrid.pendingOrders()).map((o) => o.basketId), ['alex-down-1', 'alex-down-2']);
       assert.equal(readdirSync(directory).filter((f) => f.endsWith('.tmp')).length, 0, 'no temporary file left');
     } finally {
-      await restartService();
+      await startServiceAgain();
     }
     const outcomes = await hybrid.flush();
     assert.deepEqual(outcomes.map((o) => [o.basketId, o.status, o.discount]), [['alex-down-1', 'billed', '0.00'], ['alex-down-2', 'billed', '0.00']]);
@@ -328,7 +289,7 @@ describe('checkout through the outbox', () => {
       assert.equal(queued.discount, '4.75', 'the local engine\'s discount, within maxDiscount');
       assert.deepEqual((await hybrid.pendingOrders())[0].body.rewards, ['rw_free_latte']);
     } finally {
-      await restartService();
+      await startServiceAgain();
     }
     // Meanwhile the reward is used at another till.
     const elsewhere = await basket(service, ALEX, { ...latte, id: 'other-till-free-latte', state: 'billed', rewards: ['rw_free_latte'] });
@@ -336,7 +297,7 @@ describe('checkout through the outbox', () => {
     // Alex comes back to a kiosk that reaches the service through another URL (a proxy). The
     // first attempt of the sale without the offer loses its answer: it stays that order.
     hybrid.dispose();
-    hybrid = new lq.HybridQualifier({ client: clientOf(ALEX, proxy.url), ...options });
+    hybrid = new lq.HybridQualifier({ client: clientOf(ALEX, { baseUrl: proxy.url }), ...options });
     await hybrid.ready();
     proxy.dropAnswers(1, /without-offer/);
     // Replays (the start-up one, then these) until the sale is settled.
@@ -412,7 +373,7 @@ describe('checkout through the outbox', () => {
     try {
       queued = await run('queue');
     } finally {
-      await restartService();
+      await startServiceAgain();
     }
     assert.equal(queued.status, 'queued');
     assert.equal(readdirSync(directory).length, 1, 'the order outlived its process');
@@ -429,7 +390,7 @@ test('a lost answer, then another till moves the basket on: a 409 keeps the orde
   const user = 'u_1003';
   const proxy = await startLossyProxy(service.url);
   const settled = [];
-  const hybrid = new lq.HybridQualifier({ client: clientOf(user, proxy.url), outbox: lq.memoryOrderOutbox(), qualifierOptions, backoff: { initialMs: 600_000 }, onOrderSettled: (order, outcome) => settled.push(outcome) });
+  const hybrid = new lq.HybridQualifier({ client: clientOf(user, { baseUrl: proxy.url }), outbox: lq.memoryOrderOutbox(), qualifierOptions, backoff: { initialMs: 600_000 }, onOrderSettled: (order, outcome) => settled.push(outcome) });
   try {
     proxy.dropAnswers(1, /^POST \/api\/baskets HTTP/);
     const first = await hybrid.checkout(latte, { offer: null });
@@ -478,7 +439,7 @@ test('a lost answer, then another till moves the basket on: a 409 keeps the orde
 test('the reward used by a replayed order is redeemed once', async () => {
   // Casey's welcome reward, billed through a lost answer, then replayed.
   const proxy = await startLossyProxy(service.url);
-  const hybrid = new lq.HybridQualifier({ client: clientOf('u_1003', proxy.url), outbox: lq.memoryOrderOutbox(), qualifierOptions, backoff: { initialMs: 600_000 } });
+  const hybrid = new lq.HybridQualifier({ client: clientOf('u_1003', { baseUrl: proxy.url }), outbox: lq.memoryOrderOutbox(), qualifierOptions, backoff: { initialMs: 600_000 } });
   try {
     const rewards = (await account(service, 'u_1003')).body.rewards.filter((r) => (r.state ?? 'redeemable') === 'redeemable');
     const local = await hybrid.qualify({ ...latte, subtotal: '40.00', items: [{ id: 'latte', price: '40.00', categories: ['coffee'] }] });

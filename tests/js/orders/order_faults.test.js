@@ -8,37 +8,15 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { FIXED_NOW, account, basket, credentialsOf, ensureWasm, scratchDir, serviceBinary, startService } from '../../service/harness.js';
+import { account, basket, credentialsOf } from '../../service/harness.js';
+import { clientOf, db, latte, lq, qualifierOptions, scratch, service, startServiceAgain, stopService, useOrderService } from './order_service.js';
 import { startLossyProxy } from '../../service/lossy_proxy.js';
 
-const scratch = scratchDir('lq-order-faults-');
-const qualifierOptions = { now: () => new Date(FIXED_NOW) };
-const NO_ACCRUAL = 3600; // every balance change here is a debit
-const db = path.join(scratch.dir, 'faults.db');
-let lq;
-let service;
-let port;
-
-const latte = {
-  redemption_venue: 'instore',
-  order_timestamp: FIXED_NOW,
-  location_uid: 'harbor-downtown',
-  subtotal: '4.75',
-  items: [{ id: 'latte', price: '4.75', categories: ['coffee'] }],
-};
 const twoOff = { kind: 'points_product', id: 'pp_two_off' };
 
-function clientOf(userId, { baseUrl = service.url, accessToken } = {}) {
-  const { token, key } = credentialsOf(userId);
-  return new lq.LoyaltyClient({ baseUrl, accessToken: accessToken ?? token, merchantKey: key, timeoutMs: 10_000 });
-}
 const balanceOf = async (userId, token) => Number((await account(service, userId, token ? { token } : {})).body.points[0].balance);
-const stopService = () => service.stop();
-const restartService = async () => {
-  service = await startService({ db, now: true, delay: NO_ACCRUAL, port });
-};
 // A billed basket answers a re-send of its body with what it billed (200); an unknown id is created (201).
 const billedStatus = (userId, body, token) => basket(service, userId, { ...body, state: 'billed' }, token ? { token } : {}).then((r) => r.status);
 
@@ -63,18 +41,7 @@ function fillableOutbox(directory) {
   };
 }
 
-before(async () => {
-  ensureWasm();
-  serviceBinary();
-  lq = await import('../../../web/index.js');
-  service = await startService({ db, now: true, delay: NO_ACCRUAL });
-  port = new URL(service.url).port;
-}, { timeout: 900_000 });
-
-after(async () => {
-  await service?.crash();
-  scratch.cleanup();
-});
+useOrderService('order-faults');
 
 test('a rotated token and a new base URL: the same guest lists and replays their queued order', async () => {
   const directory = path.join(scratch.dir, 'rotated');
@@ -96,7 +63,7 @@ test('a rotated token and a new base URL: the same guest lists and replays their
   // The token is rotated: the old one is refused from now on.
   await stopService();
   execFileSync('sqlite3', [db, "UPDATE users SET access_token = 'at_u1003_rotated_2' WHERE id = 'u_1003'"]);
-  await restartService();
+  await startServiceAgain();
   try {
     // Another base URL (the service itself), the new token from a function (refreshable).
     let calls = 0;
@@ -118,7 +85,7 @@ test('a rotated token and a new base URL: the same guest lists and replays their
   } finally {
     await stopService();
     execFileSync('sqlite3', [db, `UPDATE users SET access_token = '${credentialsOf('u_1003').token}' WHERE id = 'u_1003'`]);
-    await restartService();
+    await startServiceAgain();
   }
 });
 
@@ -134,7 +101,7 @@ test('a guest who walked away: the next guest\'s kiosk replays their order with 
     assert.equal(queued.status, 'queued');
   } finally {
     alex.dispose(); // Alex leaves; nobody selects Alex again.
-    await restartService();
+    await startServiceAgain();
   }
   const settled = [];
   const blair = new lq.HybridQualifier({ client: clientOf('u_1002'), outbox, qualifierOptions, backoff: { initialMs: 600_000 }, onOrderSettled: (order, outcome) => settled.push([order.userId, outcome.basketId, outcome.status]) });
@@ -160,7 +127,7 @@ test('a guest who walked away: the next guest\'s kiosk replays their order with 
     assert.equal(stored.replay, undefined, 'storeCredentials: false keeps no token at rest');
   } finally {
     casey.dispose();
-    await restartService();
+    await startServiceAgain();
   }
   // A kiosk that has no credentials for it lists it among the device's orders, not as its guest's.
   const blind = new lq.HybridQualifier({ client: clientOf('u_1002'), outbox: lq.fileOrderOutbox({ directory: quiet }), qualifierOptions, backoff: { initialMs: 600_000 }, credentialsFor: () => null });
@@ -300,7 +267,7 @@ test('the same basket id with another basket is refused (409); the same basket a
       assert.equal(again.basketId, 'casey-same-id-1');
       assert.equal((await hybrid.pendingOrders()).length, 1);
     } finally {
-      await restartService();
+      await startServiceAgain();
     }
     const [billed] = await hybrid.flush();
     assert.equal(billed.status, 'billed');
@@ -323,7 +290,7 @@ test('two replayers of one outbox in one process: each order is sent and settled
     }
   } finally {
     placer.dispose();
-    await restartService();
+    await startServiceAgain();
   }
   const settled = [];
   const onOrderSettled = (order, outcome) => settled.push(outcome.basketId);

@@ -3,44 +3,20 @@
 // the public API against the real local service (demo fixture, a real SQLite file), service cut.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { FIXED_NOW, account, basket, credentialsOf, ensureWasm, scratchDir, serviceBinary, startService, waitFor } from '../../service/harness.js';
+import { account, basket, credentialsOf, waitFor } from '../../service/harness.js';
+import { latte, lq, qualifierOptions, scratch, service, startServiceAgain, useOrderService } from './order_service.js';
 
-const scratch = scratchDir('lq-pending-');
 const ALEX = 'u_1001';
-const NO_ACCRUAL = 3600;
-const qualifierOptions = { now: () => new Date(FIXED_NOW) };
-const db = path.join(scratch.dir, 'pending.db');
-let lq;
-let service;
-let port;
 
-const latte = {
-  redemption_venue: 'instore',
-  order_timestamp: FIXED_NOW,
-  location_uid: 'harbor-downtown',
-  subtotal: '4.75',
-  items: [{ id: 'latte', price: '4.75', categories: ['coffee'] }],
-};
 const FREE_LATTE = { kind: 'reward', id: 'rw_free_latte' };
 const TWO_OFF = { kind: 'points_product', id: 'pp_two_off' };
 
 const entryOf = (explain, id) => explain.entries.find((e) => e.id === id);
 const codesOf = (explain, id) => entryOf(explain, id).reasons.map((r) => r.code);
 
-before(async () => {
-  ensureWasm();
-  serviceBinary();
-  lq = await import('../../../web/index.js');
-  service = await startService({ db, now: true, delay: NO_ACCRUAL });
-  port = new URL(service.url).port;
-}, { timeout: 900_000 });
-
-after(async () => {
-  await service?.crash();
-  scratch.cleanup();
-});
+useOrderService('pending');
 
 test('the engine (wasm): a held reward never qualifies, with PENDING_ORDER or CLAIMED_ELSEWHERE; a bad hold is a 422 naming it', async () => {
   const snapshot = (await account(service, ALEX)).body;
@@ -119,7 +95,7 @@ test("the issue's repro on one kiosk: a pending order's reward and points are sp
       const twoOff = entryOf(await hybrid.explain(latte), 'pp_two_off');
       assert.deepEqual(twoOff.reasons.map((r) => [r.code, r.points_needed]), [['INSUFFICIENT_POINTS', 150]]);
     } finally {
-      service = await startService({ db, now: true, delay: NO_ACCRUAL, port });
+      await startServiceAgain();
     }
     // The service is back: the replay bills every order, each with exactly what it promised.
     const outcomes = await hybrid.flush();

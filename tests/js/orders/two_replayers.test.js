@@ -6,37 +6,16 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-import { FIXED_NOW, account, credentialsOf, ensureWasm, root, scratchDir, serviceBinary, startService } from '../../service/harness.js';
+import { account, credentialsOf, root } from '../../service/harness.js';
+import { latte, scratch, service, startServiceAgain, useOrderService } from './order_service.js';
 
-const scratch = scratchDir('lq-two-replayers-');
 const BLAIR = 'u_1002';
 const ORDERS = 3;
-const db = path.join(scratch.dir, 'replayers.db');
-let service;
-let port;
 
-const latte = {
-  redemption_venue: 'instore',
-  order_timestamp: FIXED_NOW,
-  location_uid: 'harbor-downtown',
-  subtotal: '4.75',
-  items: [{ id: 'latte', price: '4.75', categories: ['coffee'] }],
-};
-
-before(async () => {
-  ensureWasm();
-  serviceBinary();
-  service = await startService({ db, now: true, delay: 3600 });
-  port = new URL(service.url).port;
-}, { timeout: 900_000 });
-
-after(async () => {
-  await service?.crash();
-  scratch.cleanup();
-});
+useOrderService('two-replayers');
 
 // A child process with a HybridQualifier on `directory`: in 'queue' mode it reads the account,
 // then (service stopped by the parent meanwhile) queues ORDERS orders; in 'replay' mode it
@@ -126,7 +105,7 @@ test('two processes on one outbox directory: each order is sent once and settled
   assert.equal(readdirSync(directory).filter((name) => name.endsWith('.order.json')).length, ORDERS);
 
   // The service comes back on the same port; two processes replay the same directory at once.
-  service = await startService({ db, now: true, delay: 3600, port });
+  await startServiceAgain();
   const first = child(code, ['replay', service.url, directory]);
   const second = child(code, ['replay', service.url, directory]);
   const [a, b] = await Promise.all([first.done, second.done]);
