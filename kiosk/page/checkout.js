@@ -3,7 +3,8 @@
 // written to the outbox before it is sent. The outcome is 'billed', 'refused' (the service said
 // no, with its message) or 'queued' (not decided yet: kept and sent again with the same id).
 // With the service unreachable the order can still be placed: queued, at full price unless the
-// kiosk's offline policy allows the offer. Nothing here ever claims that nothing was charged,
+// kiosk's offline policy allows the offer (and, with a store hub, the hub can be reached and grants
+// the claim: an offer it withholds is said, with why). Nothing here ever claims that nothing was charged,
 // except after checkout() rejects: then the order was not placed and nothing was sent.
 //
 // One basket, one order: the page keeps the basket id (state.order) for every retry of the same
@@ -11,11 +12,11 @@
 // changed basket (items, setup or guest) is a new order with a new id.
 import { formatMoney, parseCents } from './money.js';
 import { $, announce, h, pointsName } from './elements.js';
-import { t } from './language.js';
+import { reasonText, t } from './language.js';
 import { recompute } from './offers_panel.js';
 import { renderBasket } from './render.js';
 import { newBasketId } from '../../web/index.js';
-import { offlinePolicy, orderKey, orderRequest, refreshAccount, setOnline, state, updateOrders } from './state.js';
+import { noteWithheld, offlinePolicy, orderKey, orderRequest, refreshAccount, setOnline, state, updateOrders } from './state.js';
 
 function step(body, actions) {
   $('checkout-body').replaceChildren(...[body].flat().filter(Boolean));
@@ -110,12 +111,15 @@ function offlineStep(session) {
   const { offer, subtotal } = session;
   const policy = offlinePolicy();
   const maxCents = policy.maxDiscount === undefined ? Infinity : parseCents(policy.maxDiscount);
-  const keep = policy.redeem === 'provisional' && offer !== null && offer.discountCents <= maxCents;
+  // A store hub that cannot be reached: nothing is promised offline (the hybrid would withhold it).
+  const hubDown = state.hub === 'unreachable';
+  const keep = policy.redeem === 'provisional' && offer !== null && offer.discountCents <= maxCents && !hubDown;
   const discount = keep ? Math.min(offer.discountCents, subtotal) : 0;
   session.payOffer = keep ? offer : null;
   step([
     h('p', { class: 'offline' }, t('checkout.offline')),
-    offer && !keep && h('p', { class: 'note' }, t('checkout.notRedeemedOffline', { offer: offer.label })),
+    offer && !keep && h('p', { class: 'note', dataset: { hub: hubDown ? 'unreachable' : undefined } },
+      t(hubDown ? 'checkout.hubUnreachable' : 'checkout.notRedeemedOffline', { offer: offer.label })),
     keep && h('p', { class: 'note' }, t('checkout.appliedProvisionally', { offer: offer.label })),
     summary(subtotal, keep ? offer : null, discount),
   ], [
@@ -174,10 +178,28 @@ async function queuedOrder(basketId) {
   }
 }
 
+/** Why an offer was not redeemed on an order (checkout's `withheld`), in the page's language. */
+function withheldText(withheld, offer) {
+  let reason;
+  if (withheld.code === 'HUB_UNREACHABLE' || withheld.code === 'HUB_REFUSED') reason = t('hub.unreachable');
+  else {
+    try {
+      reason = reasonText({ code: withheld.code, message: withheld.message });
+    } catch {
+      reason = withheld.message; // a reason whose catalog text needs figures the outcome lacks
+    }
+  }
+  return h('p', { class: 'note withheld', dataset: { withheld: withheld.code } },
+    t('checkout.withheld', { offer: offer?.label ?? withheld.id, reason }));
+}
+
 // Shows an outcome of checkout(); an unknown discount (null) is never shown as an amount.
 async function placed(session, outcome) {
   const { subtotal } = session;
-  const offer = session.payOffer ?? null;
+  noteWithheld(outcome.withheld);
+  // An offer withheld at checkout (held here, claimed at another kiosk, no store hub) is not used.
+  const withheld = outcome.withheld ? withheldText(outcome.withheld, session.payOffer) : null;
+  const offer = outcome.withheld ? null : session.payOffer ?? null;
   if (outcome.status === 'refused') {
     step(h('p', { class: 'error', dataset: { status: 'refused' } }, t('checkout.refusedOrder', { message: outcome.message })),
       [button(t('checkout.backToOrder'), closeCheckout, 'primary')]);
@@ -207,7 +229,7 @@ async function placed(session, outcome) {
     step([
       h('p', { class: 'paid', dataset: { status: 'billed' } },
         known ? t('checkout.paidAmount', { amount: formatMoney(subtotal - discount) }) : t('checkout.paid')),
-      saved,
+      withheld ?? saved,
       h('p', { class: 'note' }, t('checkout.pointsSoon', { pointsName: points, PointsName: `${points[0].toUpperCase()}${points.slice(1)}` })),
       h('p', { class: 'receipt-id' }, t('checkout.orderId', { id: outcome.basketId })),
     ], [button(t('checkout.newOrder'), closeCheckout, 'primary', 'new-order')]);
@@ -219,6 +241,7 @@ async function placed(session, outcome) {
   step([
     h('p', { class: 'queued', dataset: { status: 'queued' } },
       known ? t('checkout.placedAmount', { amount: formatMoney(subtotal - discount) }) : t('checkout.placed')),
+    withheld,
     h('p', { class: 'note' }, outcome.message),
     h('p', { class: 'receipt-id' }, t('checkout.orderId', { id: outcome.basketId })),
   ], [button(t('checkout.newOrder'), closeCheckout, 'primary', 'new-order')]);

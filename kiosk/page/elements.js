@@ -14,7 +14,10 @@ export function h(tag, attributes = {}, ...children) {
   for (const [name, value] of Object.entries(attributes)) {
     if (value === null || value === undefined || value === false) continue;
     if (name.startsWith('on')) element.addEventListener(name.slice(2), value);
-    else if (name === 'dataset') Object.assign(element.dataset, value);
+    else if (name === 'dataset') {
+      // An absent value is no attribute (not data-x="undefined"), as for the other attributes.
+      for (const [key, data] of Object.entries(value)) if (data !== null && data !== undefined) element.dataset[key] = data;
+    }
     else if (value === true) element.setAttribute(name, '');
     else element.setAttribute(name, String(value));
   }

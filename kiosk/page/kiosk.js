@@ -18,9 +18,9 @@ import {
   renderMenu,
   renderTotals,
 } from './render.js';
-import { renderOrders, renderStatus, renderWallet, snapshotChanged } from './status_panels.js';
+import { renderHub, renderOrders, renderStatus, renderWallet, snapshotChanged } from './status_panels.js';
 import { startCheckout } from './checkout.js';
-import { changes, params, refreshAccount, setOnline, startGuests, state, useGuest } from './state.js';
+import { changes, checkHub, params, refreshAccount, setOnline, startGuests, state, useGuest } from './state.js';
 
 async function loadJson(url) {
   const response = await fetch(url, { cache: 'no-cache' });
@@ -142,6 +142,7 @@ function setLanguage(code) {
   applyPageTexts();
   renderBanner();
   renderNews();
+  renderHub();
   if (!state.guest) return;
   renderHandoffs();
   keepFocus($('items'), renderMenu);
@@ -159,7 +160,7 @@ function scheduleRefresh() {
   const seconds = Number(params.get('poll') ?? state.config.refresh_seconds ?? 5);
   const delay = Math.max(0.25, Number.isFinite(seconds) ? seconds : 5) * 1000;
   refreshTimer = window.setTimeout(async () => {
-    if (!state.checkout) await refreshAccount();
+    if (!state.checkout) await Promise.all([refreshAccount(), checkHub()]);
     if (!$('provisional').hidden) renderOffers(undefined, { keepTiming: true }); // the age moves on
     scheduleRefresh();
   }, delay);
@@ -175,6 +176,10 @@ function wireControls() {
     recompute();
   });
   changes.addEventListener('orders', renderOrders);
+  changes.addEventListener('hub', () => {
+    renderHub();
+    if (state.guest) recompute(); // what other kiosks claim, or nothing promised
+  });
   changes.addEventListener('banner', (event) => showBanner(event.detail));
   $('guest').addEventListener('change', (event) => selectGuest(event.target.value));
   $('language').addEventListener('change', (event) => setLanguage(event.target.value));
@@ -230,6 +235,8 @@ async function main() {
   }
   setLanguage(DEFAULT_LANGUAGE);
   applyPageTexts();
+  await checkHub(); // before the guests' qualifiers start: whether they claim at a store hub
+  renderHub();
   renderGuests();
   wireControls();
   renderHandoffs();

@@ -2,18 +2,20 @@
 // basket, and per guest a HybridQualifier (the package's own) over the IndexedDB snapshot store
 // and the IndexedDB order outbox. It tells the page what changed through `changes` events:
 // 'snapshot' (a new account snapshot is in use), 'status' (online/offline), 'orders' (the
-// pending orders or a settled one).
+// pending orders or a settled one), 'hub' (the store hub's state).
 //
 // Query parameters: now=RFC3339 (a fixed clock for order times), poll=SECONDS (account refresh
 // period), api=BASE (the API base URL), guest=USER_ID (the initial guest), max_age=SECONDS (age
 // after which offers are provisional; default 900), retry=SECONDS (first wait before replaying
 // pending orders; default 2), offline=provisional (redeem offers offline, up to $5), worker=off
 // (run the engine on the page's thread; by default it runs in a Web Worker, so that loading a big
-// account never freezes the page).
+// account never freezes the page), kiosk=N (which kiosk of the store this is; default 1:
+// store_hub.js).
 import { HybridQualifier, indexedDbOrderOutbox, indexedDbSnapshotStore } from '../../web/index.js';
 import { startQualifierWorker } from '../../web/worker/worker.js';
 import { Basket } from './basket.js';
 import { createServiceClient } from './service_client.js';
+import { hubInUse, hubOptionFor, hubState, kioskHealth, kioskNumber } from './store_hub.js';
 
 export const params = new URLSearchParams(globalThis.location?.search ?? '');
 
@@ -71,7 +73,33 @@ export const state = {
   order: null, // { key, basketId }: the order the basket stands for, kept until billed or refused
   refreshing: null,
   checkout: null,
+  kiosk: kioskNumber(params), // which kiosk of the store (?kiosk=N)
+  hub: null, // null: no store hub; 'reachable' | 'unreachable'
 };
+
+function setHub(hub) {
+  if (state.hub === hub) return;
+  state.hub = hub;
+  emit('hub');
+}
+
+/**
+ * Asks the kiosk server whether it runs a store hub and whether the hub is up: the first call
+ * decides whether this kiosk claims at a hub (before the guests' qualifiers start); later calls
+ * only follow its state.
+ */
+export async function checkHub() {
+  const health = await kioskHealth(state.config.health_url);
+  if (hubs === null) hubs = hubInUse(health);
+  if (hubs) setHub(hubState(health));
+}
+
+let hubs = null; // whether this kiosk works with a store hub: decided once, by the first checkHub()
+
+/** A withheld offer of a checkout: a hub that could not be reached (or refused the kiosk) is shown unreachable. */
+export function noteWithheld(withheld) {
+  if (state.hub !== null && (withheld?.code === 'HUB_UNREACHABLE' || withheld?.code === 'HUB_REFUSED')) setHub('unreachable');
+}
 
 export function setOnline(online) {
   if (state.online === online) return;
@@ -105,6 +133,7 @@ function hybridFor(guest) {
     worker: engineWorker,
     offline: offlinePolicy(),
     backoff: { initialMs: secondsParam('retry', 2) * 1000, maxMs: 60_000 },
+    ...(hubs ? { hub: hubOptionFor(state.kiosk, state.config.health_url) } : {}),
     onOrderSettled: (order, outcome) => {
       // With device-wide replay any guest's HybridQualifier may settle any order: whose it is
       // comes from the order.

@@ -1,4 +1,4 @@
-// The kiosk page's wallet, status line and the orders waiting for the service.
+// The kiosk page's wallet, status line, store hub line and the orders waiting for the service.
 import { $, h, pointsName, showNews } from './elements.js';
 import { t } from './language.js';
 import { formatMoney, parseCents } from './money.js';
@@ -43,6 +43,13 @@ export function snapshotChanged(previous) {
   renderLocations();
   renderWallet();
   recompute();
+}
+
+/** Which kiosk this is and, with a store hub, whether the hub is reachable. */
+export function renderHub() {
+  $('store').dataset.hub = state.hub ?? 'none';
+  $('kiosk-name').textContent = t('kiosk.name', { number: String(state.kiosk) });
+  $('hub-text').textContent = state.hub === null ? '' : ` · ${t(state.hub === 'reachable' ? 'hub.reachable' : 'hub.unreachable')}`;
 }
 
 export function renderStatus() {

@@ -27,6 +27,7 @@ const PRECACHE = [
   './offers.js',
   './money.js',
   './service_client.js',
+  './store_hub.js',
   './language.js',
   './texts/en.js',
   './texts/es.js',
@@ -144,7 +145,9 @@ function cacheable(request) {
   if (request.method !== 'GET') return false;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return false;
-  return !(url.pathname === '/api' || url.pathname.startsWith('/api/') || url.pathname.startsWith('/_kiosk/'));
+  // The service's and the store hub's answers are never kept: a cached claim list would be a lie.
+  return !['/api', '/hub'].some((route) => url.pathname === route || url.pathname.startsWith(`${route}/`)) &&
+    !url.pathname.startsWith('/_kiosk/');
 }
 
 async function networkFirst(request) {

@@ -1,8 +1,10 @@
-// The /api reverse proxy: a request under /api/ goes to the local service as it came (its
-// end-to-end headers, its body), and the answer comes back uncached. Only the configured origin is
-// ever reached; a stopped or unreachable service is a 503 JSON answer. The body is received whole
-// before the service is asked (at most MAX_BODY_BYTES, as the service itself takes), so that a
-// slow upload holds a connection of the kiosk server only, never one of the service's.
+// The reverse proxy of /api (to the local service) and of /hub (to the store hub): a request under
+// the route's prefix goes upstream as it came (its end-to-end headers, its body; the hub's route
+// sets the Store-Key header itself, so the page never holds the key), and the answer comes back
+// uncached. Only the configured origin is ever reached; a stopped or unreachable upstream is a 503
+// JSON answer. The body is received whole before upstream is asked (at most MAX_BODY_BYTES, as the
+// service and the hub themselves take), so that a slow upload holds a connection of the kiosk
+// server only, never one of theirs.
 import http from 'node:http';
 
 import { sendJson } from './json_answer.mjs';
@@ -21,7 +23,7 @@ const HOP_BY_HOP = new Set([
   'host',
 ]);
 
-/** The largest request body forwarded: the service's own limit (service/http/json_body.hpp). */
+/** The largest request body forwarded: the service's and the hub's own limit (service/http/json_body.hpp). */
 export const MAX_BODY_BYTES = 1 << 20;
 /** How long the service may take to answer. */
 const UPSTREAM_TIMEOUT_MS = 30_000;
@@ -39,13 +41,22 @@ export function endToEndHeaders(headers) {
   return out;
 }
 
+/** The /api route: to the loyalty service, headers as they came. */
+export const SERVICE_ROUTE = Object.freeze({ prefix: '/api/', what: 'the loyalty service', headers: {} });
+
+/** The /hub route: to the store hub, with the store key set here (any Store-Key of the request is replaced). */
+export function hubRoute(storeKey) {
+  return Object.freeze({ prefix: '/hub/', what: 'the store hub', headers: { 'store-key': storeKey } });
+}
+
 /**
  * Forwards `request` (its target already parsed into { pathname, search }) to `upstream`, the
- * service's base URL, or answers 503 when it is null (the service is stopped).
+ * base URL of the route's upstream (default: the service's), or answers 503 when it is null
+ * (stopped).
  */
-export function proxy(request, response, upstream, { pathname, search }) {
+export function proxy(request, response, upstream, { pathname, search }, route = SERVICE_ROUTE) {
   if (upstream === null) {
-    sendJson(response, 503, { code: 503, message: 'the loyalty service is not running' });
+    sendJson(response, 503, { code: 503, message: `${route.what} is not running` });
     return;
   }
   // Built from the configured origin plus the path and query: never from the raw target, so no
@@ -57,11 +68,11 @@ export function proxy(request, response, upstream, { pathname, search }) {
     sendJson(response, 400, { code: 400, message: 'the request target is not a valid path' });
     return;
   }
-  if (target.origin !== new URL(upstream).origin || !target.pathname.startsWith('/api/')) {
-    sendJson(response, 400, { code: 400, message: 'only /api/... paths are forwarded' });
+  if (target.origin !== new URL(upstream).origin || !target.pathname.startsWith(route.prefix)) {
+    sendJson(response, 400, { code: 400, message: `only ${route.prefix}... paths are forwarded` });
     return;
   }
-  receiveBody(request, response, (body) => forward(request, response, target, body));
+  receiveBody(request, response, (body) => forward(request, response, target, body, route));
 }
 
 function tooLarge(response) {
@@ -99,8 +110,12 @@ function receiveBody(request, response, then) {
   request.on('error', () => {});
 }
 
-function forward(request, response, target, body) {
+function forward(request, response, target, body, route) {
   const headers = endToEndHeaders(request.headers);
+  for (const name of Object.keys(headers)) {
+    if (Object.hasOwn(route.headers, name.toLowerCase())) delete headers[name];
+  }
+  Object.assign(headers, route.headers);
   // The body is here whole (Node answered any 100-continue): it goes with its exact length.
   delete headers.expect;
   if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) {
@@ -123,12 +138,12 @@ function forward(request, response, target, body) {
     sendJson(response, 400, { code: 400, message: `the request cannot be forwarded (${e.code ?? e.message})` });
     return;
   }
-  outgoing.on('timeout', () => outgoing.destroy(new Error('the loyalty service timed out')));
+  outgoing.on('timeout', () => outgoing.destroy(new Error(`${route.what} timed out`)));
   outgoing.on('error', (e) => {
     if (!response.headersSent) {
       sendJson(response, 503, {
         code: 503,
-        message: `the loyalty service is not reachable (${e.code ?? e.message})`,
+        message: `${route.what} is not reachable (${e.code ?? e.message})`,
       });
     } else {
       response.destroy();

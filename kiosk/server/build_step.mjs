@@ -1,5 +1,5 @@
 // What `npm start` installs and builds before it serves: the system and npm packages, the wasm module (web/dist) when
-// missing or stale, and the local service (build/native) when stale. Build output goes to stderr:
+// missing or stale, and the local service and the store hub (build/native) when stale. Build output goes to stderr:
 // stdout carries only the page URL.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -55,23 +55,32 @@ export function buildWhatIsMissing() {
   }
 }
 
+function buildTarget(target, folder, variable) {
+  if (process.env[variable]) return process.env[variable];
+  try {
+    // Configure when the tree is new or predates the target's folder (no such target yet).
+    if (!existsSync(path.join(root, SERVICE_BUILD, folder, 'CMakeFiles'))) {
+      runToStderr('cmake', ['-S', '.', '-B', SERVICE_BUILD, '-DCMAKE_BUILD_TYPE=Release']);
+    }
+    runToStderr('cmake', ['--build', SERVICE_BUILD, '--target', target, '-j2']);
+  } catch (e) {
+    throw new Error(
+      `${e.message}: the ${target} build failed (missing system packages? run: bash scripts/ensure-system.sh)`,
+    );
+  }
+  return path.join(root, SERVICE_BUILD, folder, target);
+}
+
 /**
  * The loyalty_service binary to run: LQ_SERVICE_BIN as is (the override the service tests honour
  * too), else build/native/service/loyalty_service, built first when stale (cmake decides).
  * Throws when the build fails.
  */
 export function buildService() {
-  if (process.env.LQ_SERVICE_BIN) return process.env.LQ_SERVICE_BIN;
-  try {
-    // Configure when the tree is new or predates service/ (no loyalty_service target yet).
-    if (!existsSync(path.join(root, SERVICE_BUILD, 'service/CMakeFiles'))) {
-      runToStderr('cmake', ['-S', '.', '-B', SERVICE_BUILD, '-DCMAKE_BUILD_TYPE=Release']);
-    }
-    runToStderr('cmake', ['--build', SERVICE_BUILD, '--target', 'loyalty_service', '-j2']);
-  } catch (e) {
-    throw new Error(
-      `${e.message}: the service build failed (missing system packages? run: bash scripts/ensure-system.sh)`,
-    );
-  }
-  return path.join(root, SERVICE_BUILD, 'service/loyalty_service');
+  return buildTarget('loyalty_service', 'service', 'LQ_SERVICE_BIN');
+}
+
+/** The loyalty_hub binary to run: LQ_HUB_BIN as is, else build/native/hub/loyalty_hub, built first when stale. */
+export function buildHub() {
+  return buildTarget('loyalty_hub', 'hub', 'LQ_HUB_BIN');
 }

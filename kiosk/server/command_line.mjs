@@ -13,7 +13,7 @@ import { canonicalName } from './host_allowlist.mjs';
 export { UsageError };
 
 export const USAGE = `usage: node kiosk/server/main.mjs [--port N (default 8080, 0 = any)] [--host ADDRESS]
-       [--expose-on-network] [--allow-host NAME]... [--db FILE] [--reset] [--fixture FILE]
+       [--expose-on-network] [--allow-host NAME]... [--db FILE] [--hub-db FILE] [--reset] [--fixture FILE]
        [--processing-delay SECONDS] [--now RFC3339] [--verbose] [--smoke]`;
 
 /** The options for parseCommandLine. */
@@ -23,6 +23,7 @@ const COMMAND_LINE = {
   'expose-on-network': { type: 'boolean' },
   'allow-host': { type: 'string', multiple: true },
   db: { type: 'string' },
+  'hub-db': { type: 'string' },
   reset: { type: 'boolean' },
   fixture: { type: 'string' },
   'processing-delay': { type: 'string' },
@@ -41,9 +42,14 @@ const DEFAULTS = {
   'processing-delay': '5',
 };
 
+/** The store hub's SQLite file beside the demo database: build/demo.db -> build/demo-hub.db (':memory:' stays). */
+export function hubDbBeside(db) {
+  return db === ':memory:' ? db : db.replace(/(\.db)?$/, '-hub.db');
+}
+
 /**
- * The command line as options: { port, host, db, fixture, processingDelay, now, reset, verbose,
- * smoke, exposeOnNetwork, allowHosts, help }; throws a UsageError naming the option for a bad one
+ * The command line as options: { port, host, db, hubDb, fixture, processingDelay, now, reset,
+ * verbose, smoke, exposeOnNetwork, allowHosts, help }; throws a UsageError naming the option for a bad one
  * (main prints `kiosk: <message>`, then the usage, and exits 2).
  */
 export function parseArgs(argv) {
@@ -66,6 +72,16 @@ export function parseArgs(argv) {
   }
   const { port, host, db, fixture, processingDelay, now } = launch;
   const allowHosts = (values['allow-host'] ?? []).map(allowedHost);
+  let hubDb = hubDbBeside(db);
+  if (values['hub-db'] !== undefined) {
+    try {
+      hubDb = serviceOptionsFromText({ db: values['hub-db'] }).db;
+    } catch (e) {
+      if (e instanceof TypeError) throw new UsageError(e.message.replace(/--db\b/, '--hub-db'));
+      throw e;
+    }
+    if (hubDb === db) throw new UsageError('--hub-db must be another file than --db');
+  }
   if (!isLoopback(host) && !flags.exposeOnNetwork) {
     throw new UsageError(
       `--host ${host} is not a loopback address: the page would be served to the network, ` +
@@ -73,7 +89,7 @@ export function parseArgs(argv) {
         'add --expose-on-network to do that anyway',
     );
   }
-  return { ...flags, port, host, db, fixture, processingDelay, now, allowHosts };
+  return { ...flags, port, host, db, hubDb, fixture, processingDelay, now, allowHosts };
 }
 
 /** An --allow-host value: a host name or an IP address, without a port. */

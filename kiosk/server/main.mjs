@@ -1,26 +1,30 @@
 // `npm start`: the kiosk demo. Installs and builds what is missing (system and npm packages, the
-// wasm module, the service), starts the local service with the demo fixture on 127.0.0.1, serves kiosk/page/ and web/
-// statically at their repository paths (/kiosk/page/, /web/: the page imports the package by
-// relative URLs that are also its relative file paths)
-// with /api/* proxied to the service (one origin, so no CORS), and prints the page URL as the
-// first stdout line. Everything else goes to stderr.
+// wasm module, the service, the store hub), starts the store hub (its SQLite file beside the demo
+// database: build/demo-hub.db) and the local service with the demo fixture on 127.0.0.1, serves
+// kiosk/page/ and web/ statically at their repository paths (/kiosk/page/, /web/: the page imports
+// the package by relative URLs that are also its relative file paths) with /api/* proxied to the
+// service and /hub/* to the hub, the store key added by the proxy (one origin, so no CORS, and the
+// page never holds the key), and prints the page URL as the first stdout line. Everything else
+// goes to stderr. The store key is LQ_STORE_KEY from the environment, else a random one per start.
 //
 //   node kiosk/server/main.mjs [--port 8080] [--host 127.0.0.1] [--expose-on-network]
-//                          [--allow-host NAME]... [--db build/demo.db] [--reset]
+//                          [--allow-host NAME]... [--db build/demo.db] [--hub-db FILE] [--reset]
 //                          [--fixture fixtures/demo.json] [--processing-delay 5] [--now RFC3339]
 //                          [--verbose] [--smoke]
 //
-// --smoke starts everything, checks the page, the wasm module and the proxied API once, then
-// stops (exit 0 when all is well): the quick start, runnable by CI.
-// Type `stop`, `start` or `quit` (then Enter) on stdin to stop or restart the service while the
-// page keeps running (to try the offline mode). SIGINT/SIGTERM stop the service, then exit.
+// --smoke starts everything, checks the page, the wasm module, the proxied API and the proxied
+// hub once, then stops (exit 0 when all is well): the quick start, runnable by CI.
+// Type `stop`, `start`, `stop hub`, `start hub` or `quit` (then Enter) on stdin to stop or restart
+// the service or the hub while the page keeps running (to try the offline mode). SIGINT/SIGTERM
+// stop both, then exit.
 // A --host that is not a loopback address needs --expose-on-network (else exit 2), and then a
 // warning says that the demo credentials are served to the network.
 //
 // This file wires the parts: command_line.mjs, build_step.mjs (what is built first),
-// supervisor.mjs (the service and the stdin commands), page_server.mjs (host_allowlist.mjs,
+// supervisor.mjs (the service, the hub and the stdin commands), page_server.mjs (host_allowlist.mjs,
 // peer_limits.mjs, static_files.mjs, service_worker.mjs, api_proxy.mjs) and smoke_check.mjs
 // (--smoke).
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -33,9 +37,10 @@ import { log } from './kiosk_log.mjs';
 import { createKioskServer } from './page_server.mjs';
 import { root } from './repository_root.mjs';
 import { smokeCheck } from './smoke_check.mjs';
-import { createSupervisor, listenForCommands } from './supervisor.mjs';
+import { createSupervisor, listenForCommands, startHub } from './supervisor.mjs';
+import { checkStoreKey } from '../../web/service/store_hub.js';
 
-// A quit ends the service in at most 10 s (SIGTERM, then SIGKILL); past this, the kiosk server
+// A quit ends the service and the hub in at most 10 s (SIGTERM, then SIGKILL); past this, the kiosk server
 // exits anyway, so that `quit` and Ctrl+C always end it.
 const QUIT_DEADLINE_MS = 20_000;
 
@@ -65,11 +70,22 @@ async function main(argv) {
     );
     return 1;
   }
+  let storeKey;
+  try {
+    storeKey = process.env.LQ_STORE_KEY ? checkStoreKey(process.env.LQ_STORE_KEY, 'LQ_STORE_KEY') : randomBytes(24).toString('base64url');
+  } catch (e) {
+    process.stderr.write(`kiosk: ${e.message}\n`);
+    return 2;
+  }
   const db = path.resolve(root, options.db);
-  mkdirSync(path.dirname(db), { recursive: true });
-  if (options.reset) {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
-    log(`reset ${db}`);
+  const hubDb = options.hubDb === ':memory:' ? ':memory:' : path.resolve(root, options.hubDb);
+  for (const file of [db, hubDb]) {
+    if (file === ':memory:') continue;
+    mkdirSync(path.dirname(file), { recursive: true });
+    if (options.reset) {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+      log(`reset ${file}`);
+    }
   }
 
   const supervisor = createSupervisor({
@@ -79,7 +95,12 @@ async function main(argv) {
     now: options.now,
     verbose: options.verbose,
   });
-  const server = createKioskServer({ upstream: supervisor.upstream, allowedHosts: options.allowHosts });
+  const hub = createSupervisor({ db: hubDb, storeKey, verbose: options.verbose }, { name: 'store hub', launch: startHub });
+  const server = createKioskServer({
+    upstream: supervisor.upstream,
+    hub: { upstream: hub.upstream, storeKey },
+    allowedHosts: options.allowHosts,
+  });
 
   let done;
   const finished = new Promise((resolve) => {
@@ -94,27 +115,35 @@ async function main(argv) {
     stopping = true;
     log(`${why}: stopping`);
     setTimeout(() => {
-      log(`the service did not stop within ${QUIT_DEADLINE_MS / 1000} s: exiting anyway`);
+      log(`the service or the hub did not stop within ${QUIT_DEADLINE_MS / 1000} s: exiting anyway`);
       process.exit(1);
     }, QUIT_DEADLINE_MS).unref();
     if (server.listening) {
       server.close();
       server.closeAllConnections?.();
     }
-    await supervisor.quit();
+    await Promise.all([supervisor.quit(), hub.quit()]);
     done(code);
   }
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   // Commands are taken from the first start on: `quit` ends a start that hangs.
   // Without a terminal (stdin at EOF) the kiosk keeps running until a signal.
-  const commands = options.smoke ? null : listenForCommands(process.stdin, supervisor, () => shutdown('quit'));
+  const commands = options.smoke ? null : listenForCommands(process.stdin, supervisor, () => shutdown('quit'), hub);
   const end = async (code) => {
     commands?.close();
     process.stdin.destroy();
     return code;
   };
 
+  // The hub first: a kiosk without it promises nothing offline (the page says it is unreachable),
+  // so its failure is told, not fatal; `start hub` tries again.
+  try {
+    await hub.start();
+  } catch (e) {
+    log(`${e.message}\nkiosk: the store hub did not start: the page shows it as unreachable (type "start hub" to try again)`);
+  }
+  if (stopping) return end(await finished);
   try {
     await supervisor.start();
   } catch (e) {
@@ -148,8 +177,10 @@ async function main(argv) {
         "and with it the demo guests' tokens and merchant keys (config.json); anyone who can reach it can bill through /api",
     );
   }
-  log(`demo data: ${db.startsWith(root + path.sep) ? path.relative(root, db) : db} (npm start -- --reset starts over)`);
-  log('type "stop" or "start" (then Enter) to stop or restart the service; "quit" or Ctrl+C quits');
+  const shown = (file) => (file.startsWith(root + path.sep) ? path.relative(root, file) : file);
+  log(`demo data: ${shown(db)}, store hub: ${shown(hubDb)} (npm start -- --reset starts over)`);
+  log(`store key: ${process.env.LQ_STORE_KEY ? 'LQ_STORE_KEY' : 'a random one for this run (set LQ_STORE_KEY to choose it)'}; the kiosk server adds it to /hub requests`);
+  log('type "stop" or "start" (then Enter) to stop or restart the service, "stop hub" or "start hub" for the store hub; "quit" or Ctrl+C quits');
   // The launcher ends the service should this process exit without a shutdown.
 
   if (options.smoke) {

@@ -1,10 +1,10 @@
-// The page server: one origin for the kiosk page, its static files, the /api reverse proxy and the
-// kiosk's health check, answered only under the names it is reached by (host_allowlist.mjs) and
+// The page server: one origin for the kiosk page, its static files, the /api and /hub reverse
+// proxies and the kiosk's health check, answered only under the names it is reached by (host_allowlist.mjs) and
 // shared fairly between its clients (peer_limits.mjs).
 import http from 'node:http';
 import path from 'node:path';
 
-import { proxy } from './api_proxy.mjs';
+import { hubRoute, proxy } from './api_proxy.mjs';
 import { createHostAllowlist } from './host_allowlist.mjs';
 import { sendJson } from './json_answer.mjs';
 import { log } from './kiosk_log.mjs';
@@ -50,21 +50,26 @@ function refuseHost(response, hostHeader) {
 function refuseBusy(response, refused, gate, peer) {
   const [status, message] =
     refused === 'peer'
-      ? [429, `${gate.perPeer} /api requests from ${peer} are in progress already (the most one client may have); retry once one is answered`]
-      : [503, `${gate.inAll} /api requests are in progress already (the most the kiosk server forwards at once); retry shortly`];
+      ? [429, `${gate.perPeer} /api and /hub requests from ${peer} are in progress already (the most one client may have); retry once one is answered`]
+      : [503, `${gate.inAll} /api and /hub requests are in progress already (the most the kiosk server forwards at once); retry shortly`];
   sendJson(response, status, { code: status, message }, { 'retry-after': '1', connection: 'close' });
 }
 
+const under = (pathname, prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`);
+
 /**
  * The page server: SITE_FOLDERS of siteRoot as static files, /api/* proxied to upstream() (a base
- * URL, or null while the service is stopped: 503), and GET /_kiosk/health -> { service: "up" | "down" }, always 200,
- * so that the page can check the service without a failed request in its console. A request
- * whose Host is not its bound address, `localhost` or one of `allowedHosts` gets 421 before
- * anything is served.
+ * URL, or null while the service is stopped: 503), with `hub` ({ upstream(), storeKey }) /hub/*
+ * proxied to the store hub with its key, and GET /_kiosk/health -> { service: "up" | "down",
+ * hub: "up" | "down" (only with a hub) }, always 200, so that the page can check them without a
+ * failed request in its console. /api and /hub share one request gate (per client and in all).
+ * A request whose Host is not its bound address, `localhost` or one of `allowedHosts` gets 421
+ * before anything is served.
  */
-export function createKioskServer({ siteRoot = root, upstream, allowedHosts = [] }) {
+export function createKioskServer({ siteRoot = root, upstream, hub = null, allowedHosts = [] }) {
   const resolvedRoot = path.resolve(siteRoot);
   const gate = createRequestGate();
+  const toHub = hub === null ? null : hubRoute(hub.storeKey);
   let hosts = createHostAllowlist('localhost', allowedHosts);
   const server = http.createServer(
     // Timeouts are checked every second (Node's default: every 30 s).
@@ -82,8 +87,10 @@ export function createKioskServer({ siteRoot = root, upstream, allowedHosts = []
             message: 'the request target must be a path (this server is not a proxy)',
           });
         } else if (target.pathname === HEALTH_PATH) {
-          sendJson(response, 200, { service: upstream() === null ? 'down' : 'up' });
-        } else if (target.pathname === '/api' || target.pathname.startsWith('/api/')) {
+          const health = { service: upstream() === null ? 'down' : 'up' };
+          if (hub !== null) health.hub = hub.upstream() === null ? 'down' : 'up';
+          sendJson(response, 200, health);
+        } else if (under(target.pathname, '/api') || (toHub !== null && under(target.pathname, '/hub'))) {
           const peer = peerOf(request.socket);
           const admitted = gate.enter(peer);
           if (admitted.refused) {
@@ -91,7 +98,8 @@ export function createKioskServer({ siteRoot = root, upstream, allowedHosts = []
             return;
           }
           response.once('close', admitted.release);
-          proxy(request, response, upstream(), target);
+          if (under(target.pathname, '/api')) proxy(request, response, upstream(), target);
+          else proxy(request, response, hub.upstream(), target, toHub);
         } else {
           serveStatic(request, response, resolvedRoot, target.pathname);
         }

@@ -1,4 +1,5 @@
-// `npm start -- --smoke`: what the page needs, fetched once through the running kiosk server.
+// `npm start -- --smoke`: what the page needs, fetched once through the running kiosk server (the
+// loyalty service's /api and the store hub's /hub included).
 
 /** Fetches what the page needs through the kiosk server, as a browser would; throws on a failure. */
 export async function smokeCheck(origin) {
@@ -22,10 +23,14 @@ export async function smokeCheck(origin) {
     Accept: 'application/vnd.service-v1+json',
   })).json();
   if (snapshot?.user?.id !== guest.user_id) throw new Error(`GET /api/account answered for ${snapshot?.user?.id}`);
+  // The store hub through the kiosk server's /hub proxy, which adds the store key: the page sends none.
+  const hubHealth = await (await get('/hub/health')).json();
+  const claims = await (await get(`/hub/claims?${new URLSearchParams({ merchant_id: guest.merchant_id, user_id: guest.user_id })}`)).json();
+  if (!Array.isArray(claims?.claims)) throw new Error(`GET /hub/claims answered ${JSON.stringify(claims).slice(0, 200)}`);
   const { createQualifier } = await import('../../web/index.js');
   const qualifier = await createQualifier(snapshot);
   const offers = qualifier.qualify({ subtotal: '100.00', items: [{ id: 'latte', price: '4.75' }] });
   qualifier.dispose();
   const counts = `${offers.rewards.length} rewards, ${offers.points_products.length} points products`;
-  return `${guest.user_id}: ${counts} on a $100 basket`;
+  return `${guest.user_id}: ${counts} on a $100 basket; store hub ${JSON.stringify(hubHealth)}, ${claims.claims.length} claims`;
 }

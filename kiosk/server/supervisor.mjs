@@ -1,14 +1,15 @@
-// The supervisor: the local service as a child of the kiosk server, started through the package's
-// launcher (startLocalService), stopped and restarted on the commands typed on stdin (`stop`,
-// `start`, `quit`) while the page keeps running. One service at a time: a command runs against the
+// The supervisor: the local service and the store hub as children of the kiosk server, started
+// through the package's launcher (startLocalService, startStoreHub), stopped and restarted on the
+// commands typed on stdin (`stop`, `start` for the service, `stop hub`, `start hub` for the hub,
+// `quit`) while the page keeps running. One process of each at a time: a command runs against the
 // state it finds (stopped, starting, running, stopping), so a second `start` says that one is
-// starting or running and starts nothing, and `quit` ends a start in progress too. The service's
-// log goes to stderr, prefixed "service: " (its access log only with --verbose).
+// starting or running and starts nothing, and `quit` ends a start in progress too. Their logs go
+// to stderr, prefixed "service: " and "hub: " (their access logs only with --verbose).
 import process from 'node:process';
 import readline from 'node:readline';
 
-import { startLocalService } from '../../web/service/local_service.js';
-import { buildService } from './build_step.mjs';
+import { startLocalService, startStoreHub } from '../../web/service/local_service.js';
+import { buildHub, buildService } from './build_step.mjs';
 import { log } from './kiosk_log.mjs';
 
 const ACCESS_LOG_LINE = /^\S+ \S+ "[A-Z]+ \S+" \d{3} \d+ /;
@@ -55,41 +56,66 @@ export async function startService({ db, fixture, processingDelay, now, verbose 
 }
 
 /**
- * The service under supervision: start(), stop(), quit() (ends a start or a stop in progress as
- * well; resolves once no service runs, and start() does nothing after it) and upstream(), the
- * service's base URL while it runs, else null. A stop (or a quit) is SIGTERM, then SIGKILL after
- * 10 s (startLocalService), so it ends even with a service that hangs.
+ * Starts the store hub on 127.0.0.1 (a free port) with its SQLite file `db` and the store key,
+ * building it first when stale (or running LQ_HUB_BIN as is); resolves the running hub
+ * (startStoreHub's { url, pid, exited, running(), stop() }).
  */
-export function createSupervisor(serviceOptions) {
+export async function startHub({ db, storeKey, verbose = false, signal }) {
+  const binary = buildHub();
+  const stderr = lineWriter((line) => {
+    if (verbose || !ACCESS_LOG_LINE.test(line)) process.stderr.write(`hub: ${line}\n`);
+  });
+  const hub = await startStoreHub({
+    binary,
+    port: 0,
+    host: '127.0.0.1',
+    db,
+    storeKey,
+    onStderr: (chunk) => stderr.write(chunk),
+    signal,
+  });
+  hub.exited.then(() => stderr.flush());
+  return hub;
+}
+
+/**
+ * A process under supervision (by default the service; `{ name: 'store hub', launch: startHub }`
+ * for the hub): start(), stop(), quit() (ends a start or a stop in progress as well; resolves once
+ * none runs, and start() does nothing after it) and upstream(), its base URL while it runs, else
+ * null. A stop (or a quit) is SIGTERM, then SIGKILL after 10 s (the launcher), so it ends even
+ * with a process that hangs.
+ */
+export function createSupervisor(launchOptions, { name = 'service', launch: launchProcess = startService } = {}) {
   let state = 'stopped'; // 'starting' | 'running' | 'stopping'
   let service = null;
   let starting = null; // { controller, done } while a start is in progress
   let stopping = null; // settles once the stop in progress is over
   let quitting = false;
+  const [startCommand, stopCommand] = name === 'service' ? ['start', 'stop'] : ['start hub', 'stop hub'];
 
   function launch() {
     const attempt = { controller: new AbortController(), done: null };
     state = 'starting';
     starting = attempt;
-    log('starting the service (building it when stale)');
+    log(`starting the ${name} (building it when stale)`);
     attempt.done = (async () => {
       try {
-        const started = await startService({ ...serviceOptions, signal: attempt.controller.signal });
+        const started = await launchProcess({ ...launchOptions, signal: attempt.controller.signal });
         service = started;
         state = 'running';
-        log(`service: ${started.url} (pid ${started.pid})`);
+        log(`${name}: ${started.url} (pid ${started.pid})`);
         started.exited.then(({ code, signal }) => {
           if (service !== started) return;
           service = null;
           if (state === 'running') {
             state = 'stopped';
-            if (!quitting) log(`the service stopped (${code ?? signal}); type "start" to restart it`);
+            if (!quitting) log(`the ${name} stopped (${code ?? signal}); type "${startCommand}" to restart it`);
           }
         });
       } catch (e) {
         state = 'stopped';
         if (!attempt.controller.signal.aborted) throw e;
-        log('the start was cancelled: no service runs');
+        log(`the start was cancelled: no ${name} runs`);
       } finally {
         if (starting === attempt) starting = null;
       }
@@ -100,8 +126,8 @@ export function createSupervisor(serviceOptions) {
   async function start() {
     while (state === 'stopping') await stopping;
     if (quitting) return;
-    if (state === 'starting') log('the service is starting already (type "stop" to cancel it)');
-    else if (state === 'running') log(`the service is running already: ${service.url}`);
+    if (state === 'starting') log(`the ${name} is starting already (type "${stopCommand}" to cancel it)`);
+    else if (state === 'running') log(`the ${name} is running already: ${service.url}`);
     else await launch();
   }
 
@@ -111,10 +137,10 @@ export function createSupervisor(serviceOptions) {
       starting.controller.abort();
       await starting.done.catch(() => {});
     } else if (state === 'stopping') {
-      if (!quitting) log('the service is stopping already');
+      if (!quitting) log(`the ${name} is stopping already`);
       await stopping;
     } else if (state === 'stopped') {
-      if (!quitting) log('the service is not running');
+      if (!quitting) log(`the ${name} is not running`);
     } else {
       state = 'stopping';
       const stopped = service;
@@ -123,7 +149,7 @@ export function createSupervisor(serviceOptions) {
         const result = await stopped.exited;
         if (service === stopped) service = null;
         state = 'stopped';
-        log(`service stopped (${result.code ?? result.signal})`);
+        log(`${name} stopped (${result.code ?? result.signal})`);
       })();
       await stopping;
     }
@@ -139,17 +165,20 @@ export function createSupervisor(serviceOptions) {
 }
 
 /**
- * The command loop on `input` (stdin): `stop`, `start`, `quit` (or `q`), one per line; anything
- * else lists them. Returns the readline interface (close() ends the loop).
+ * The command loop on `input` (stdin): `stop`, `start` (the service), `stop hub`, `start hub`
+ * (the store hub, when `hub` is given), `quit` (or `q`), one per line; anything else lists them.
+ * Returns the readline interface (close() ends the loop).
  */
-export function listenForCommands(input, supervisor, quit) {
+export function listenForCommands(input, supervisor, quit, hub = null) {
   const commands = readline.createInterface({ input });
   commands.on('line', (line) => {
-    const command = line.trim().toLowerCase();
+    const command = line.trim().toLowerCase().replace(/\s+/g, ' ');
     if (command === 'stop') supervisor.stop().catch((e) => log(e.message));
     else if (command === 'start') supervisor.start().catch((e) => log(e.message));
+    else if (hub && command === 'stop hub') hub.stop().catch((e) => log(e.message));
+    else if (hub && command === 'start hub') hub.start().catch((e) => log(e.message));
     else if (command === 'quit' || command === 'q') quit();
-    else if (command !== '') log('commands: stop, start, quit');
+    else if (command !== '') log(`commands: stop, start, ${hub ? 'stop hub, start hub, ' : ''}quit`);
   });
   return commands;
 }

@@ -185,8 +185,9 @@ after(async () => {
 
 test('npm start prints the page URL; the kiosk server serves web/ and proxies the API', { timeout: 60_000 }, async () => {
   assert.match(kiosk.pageUrl, /^http:\/\/127\.0\.0\.1:\d+\/kiosk\/page\/\?now=/);
+  // npm start runs the store hub beside the service: the health answer names it.
   const health = await fetch(`${kiosk.origin}/_kiosk/health`).then((r) => r.json());
-  assert.deepEqual(health, { service: 'up' });
+  assert.deepEqual(health, { service: 'up', hub: 'up' });
   const account = await api('GET', '/api/account');
   assert.equal(account.status, 200);
   assert.equal(account.body.user.id, 'u_1001');
@@ -366,7 +367,7 @@ test('checkout confirms with the service, bills the basket; the reward is gone a
 
 test('with the service stopped, offers come from the stored snapshot, provisional with their age, and orders can still be placed', { timeout: 90_000 }, async () => {
   await kioskCommand('stop', /service stopped/);
-  assert.deepEqual(await fetch(`${kiosk.origin}/_kiosk/health`).then((r) => r.json()), { service: 'down' });
+  assert.deepEqual(await fetch(`${kiosk.origin}/_kiosk/health`).then((r) => r.json()), { service: 'down', hub: 'up' });
   assert.equal((await api('GET', '/api/account')).status, 503);
 
   await page.waitForSelector('#status[data-state="offline"]');

@@ -1,5 +1,6 @@
 // The kiosk as `npm start` runs it, for the browser tests: kiosk/server/main.mjs on port 0 with a
-// temporary database and a fixed service clock, the service binary from the service tests' harness.
+// temporary database (the store hub's beside it) and a fixed service clock, the service binary from
+// the service tests' harness (and the hub's from the hub tests' harness, when given).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -8,12 +9,12 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Starts the kiosk; resolves { proc, pageUrl, origin, stderr, exited } once it prints its URL. */
-export function startKiosk({ db, serviceBin, now }) {
+export function startKiosk({ db, serviceBin, hubBin, now }) {
   const proc = spawn(process.execPath, ['kiosk/server/main.mjs', '--port', '0', '--db', db,
     '--processing-delay', '1', '--now', now], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, LQ_SERVICE_BIN: serviceBin },
+    env: { ...process.env, LQ_SERVICE_BIN: serviceBin, ...(hubBin ? { LQ_HUB_BIN: hubBin } : {}) },
   });
   const started = { proc, pageUrl: null, origin: null, stderr: '' };
   started.exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));

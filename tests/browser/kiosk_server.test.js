@@ -3,7 +3,8 @@
 // configured service origin, built from origin + path + query), and hop-by-hop headers are not
 // forwarded in either direction. Against hostile clients: a page of another site reaching it under
 // its own name (DNS rebinding) gets nothing, and one client's slow uploads do not starve the
-// others. Real sockets on 127.0.0.1 (and 127.0.0.2 as a second client), the real service as upstream.
+// others. The /hub route reaches the real store hub with the store key the server adds. Real
+// sockets on 127.0.0.1 (and 127.0.0.2 as a second client), the real service and hub as upstreams.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { createKioskServer, parseTarget } from '../../kiosk/server/page_server.m
 import { PEER_LIMITS } from '../../kiosk/server/peer_limits.mjs';
 import { MEDIA_TYPE, credentialsOf, scratchDir, serviceBinary, startService } from '../service/harness.js';
 import { exchange, requestBytes, stalledClient } from '../service/raw_http.js';
+import { STORE_KEY, hubCall, rewardClaim, startHub } from '../hub/harness.js';
 
 const scratch = scratchDir();
 let service;
@@ -301,7 +303,7 @@ test('300 slow /api uploads from one client: the others are still served', { tim
       'no 429 for the uploading client',
     );
     assert.equal(refusal.responses[0].headers['retry-after'], '1');
-    assert.match(JSON.parse(refusal.responses[0].body).message, new RegExp(`${PEER_LIMITS.apiRequests} /api requests from 127\\.0\\.0\\.1`));
+    assert.match(JSON.parse(refusal.responses[0].body).message, new RegExp(`${PEER_LIMITS.apiRequests} /api and /hub requests from 127\\.0\\.0\\.1`));
     // Its uploads gone, it is served again.
     for (const socket of uploads) socket.destroy();
     await waitFor(() => accountStatus(url, '127.0.0.1'), (status) => status === 200, 'the client is not served after its uploads ended');
@@ -342,4 +344,48 @@ test('a request body larger than the service takes is refused with 413, and not 
   } finally {
     await closeServer(bodyProxy);
   }
+});
+
+test('/hub/ goes to the store hub with the store key added by the server (the client\'s replaced); health names the hub', { timeout: 120_000 }, async () => {
+  const hub = await startHub({ storeKey: STORE_KEY });
+  let hubUp = true;
+  const withHub = createKioskServer({ upstream: () => service.url, hub: { upstream: () => (hubUp ? hub.url : null), storeKey: STORE_KEY } });
+  const url = await listen(withHub);
+  try {
+    // No key from the page, or a wrong one: the server's own key reaches the hub either way.
+    for (const headers of [{}, { 'Store-Key': 'not-the-store-key' }]) {
+      const health = await fetch(`${url}/hub/health`, { headers });
+      assert.equal(health.status, 200);
+      assert.equal((await health.json()).status, 'ok');
+    }
+    const claim = await fetch(`${url}/hub/claims`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(rewardClaim('kiosk-server-basket', { kiosk: 'kiosk-7' })),
+    });
+    assert.equal(claim.status, 201);
+    const direct = await hubCall(hub, 'GET', '/hub/claims?merchant_id=m_harbor&user_id=u_1001');
+    assert.deepEqual(direct.body.claims.map((c) => [c.basket_id, c.kiosk_id]), [['kiosk-server-basket', 'kiosk-7']]);
+    // The hub itself still wants the key: the server is the only way in without it.
+    assert.equal((await hubCall(hub, 'GET', '/hub/health', { key: null })).status, 401);
+    // Only /hub/... is forwarded there; the kiosk server's health says the hub is up.
+    assert.equal((await raw('/hub/../api/x', [['Host', '127.0.0.1']], url)).status, 400);
+    assert.deepEqual(await (await fetch(`${url}/_kiosk/health`)).json(), { service: 'up', hub: 'up' });
+    // A bigger body than the hub takes is refused here, not forwarded.
+    const big = await fetch(`${url}/hub/claims`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: 'x'.repeat(MAX_BODY_BYTES + 1) });
+    assert.equal(big.status, 413);
+    // Stopped: 503 naming the hub, and health says so.
+    hubUp = false;
+    const stopped = await fetch(`${url}/hub/health`);
+    assert.equal(stopped.status, 503);
+    assert.match((await stopped.json()).message, /the store hub is not running/);
+    assert.deepEqual(await (await fetch(`${url}/_kiosk/health`)).json(), { service: 'up', hub: 'down' });
+  } finally {
+    withHub.closeAllConnections?.();
+    await new Promise((resolve) => withHub.close(resolve));
+    await hub.stop();
+  }
+  // A server without a hub forwards nothing under /hub/ (a static path, not found) and its health names none.
+  assert.equal((await raw('/hub/health')).status, 403);
+  assert.deepEqual(await (await fetch(`${kioskUrl}/_kiosk/health`)).json(), { service: 'up' });
 });

@@ -142,4 +142,9 @@ one {{{$count} order needs attention}}
   'checkout.placedAmount': 'Order placed: {$amount}. The loyalty service has not confirmed it yet.',
   'checkout.placed': 'Order placed. The loyalty service has not confirmed it yet.',
   'checkout.announceQueued': 'Order placed; waiting for the loyalty service to confirm it.',
+  'kiosk.name': 'Kiosk {$number}',
+  'hub.reachable': 'Store hub reachable',
+  'hub.unreachable': 'The store hub is unreachable: no offer is promised offline',
+  'checkout.hubUnreachable': 'The store hub is unreachable: “{$offer}” is not redeemed offline and stays in your wallet.',
+  'checkout.withheld': '“{$offer}” is not redeemed on this order: {$reason}',
 };

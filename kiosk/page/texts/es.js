@@ -141,4 +141,9 @@ one {{{$count} pedido necesita atención}}
   'checkout.placedAmount': 'Pedido realizado: {$amount}. El servicio de fidelización aún no lo ha confirmado.',
   'checkout.placed': 'Pedido realizado. El servicio de fidelización aún no lo ha confirmado.',
   'checkout.announceQueued': 'Pedido realizado; esperando a que el servicio de fidelización lo confirme.',
+  'kiosk.name': 'Quiosco {$number}',
+  'hub.reachable': 'Servidor de la tienda accesible',
+  'hub.unreachable': 'El servidor de la tienda no es accesible: no se promete ninguna oferta sin conexión',
+  'checkout.hubUnreachable': 'El servidor de la tienda no es accesible: «{$offer}» no se canjea sin conexión y sigue en su monedero.',
+  'checkout.withheld': '«{$offer}» no se canjea en este pedido: {$reason}',
 };

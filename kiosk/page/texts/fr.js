@@ -141,4 +141,9 @@ one {{{$count} commande demande attention}}
   'checkout.placedAmount': 'Commande passée : {$amount}. Le service de fidélité ne l’a pas encore confirmée.',
   'checkout.placed': 'Commande passée. Le service de fidélité ne l’a pas encore confirmée.',
   'checkout.announceQueued': 'Commande passée ; en attente de la confirmation du service de fidélité.',
+  'kiosk.name': 'Borne {$number}',
+  'hub.reachable': 'Serveur du magasin joignable',
+  'hub.unreachable': 'Le serveur du magasin est injoignable : aucune offre n’est promise hors ligne',
+  'checkout.hubUnreachable': 'Le serveur du magasin est injoignable : « {$offer} » n’est pas utilisée hors ligne et reste dans votre portefeuille.',
+  'checkout.withheld': '« {$offer} » n’est pas utilisée pour cette commande : {$reason}',
 };
