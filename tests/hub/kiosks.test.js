@@ -120,6 +120,51 @@ test('two kiosks, one guest, the service cut: kiosk 2 shows the latte claimed el
   }
 });
 
+test('a refused order gives its reward back, on the device at once and in the store once the hub hears of it; a release the hub missed is sent later', async () => {
+  const one = kiosk('u_1003', 'kiosk-r1');
+  const two = kiosk('u_1003', 'kiosk-r2');
+  const welcome = { kind: 'reward', id: 'rw_1003_welcome' };
+  const liveClaim = async () => {
+    const { body } = await hubCall(hub, 'GET', '/hub/claims?merchant_id=m_harbor_coffee&user_id=u_1003');
+    return body.claims.find((c) => c.basket_id === 'refused-welcome-1') ?? null;
+  };
+  try {
+    await Promise.all([one.ready(), two.ready()]);
+    await withServiceCut(async () => {
+      const queued = await one.checkout(latte, { offer: welcome, basketId: 'refused-welcome-1' });
+      assert.deepEqual([queued.status, queued.discount], ['queued', '3.00']);
+      assert.deepEqual(codesOf(await one.explain(latte), 'rw_1003_welcome'), ['PENDING_ORDER']);
+      assert.deepEqual(codesOf(await two.explain(latte), 'rw_1003_welcome'), ['CLAIMED_ELSEWHERE']);
+    });
+    // Meanwhile another till voided that basket id at the service: the replay will be refused.
+    assert.equal((await basket(service, 'u_1003', { ...latte, id: 'refused-welcome-1', state: 'checkout' })).status, 201);
+    assert.equal((await basket(service, 'u_1003', { ...latte, id: 'refused-welcome-1', state: 'voided' })).status, 200);
+    // The hub is down when kiosk 1 replays: the order is refused and its release cannot be sent.
+    const hubPort = Number(new URL(hub.url).port);
+    await hub.stop();
+    const [refused] = await one.flush();
+    assert.deepEqual([refused.basketId, refused.status, refused.discount], ['refused-welcome-1', 'refused', '0.00']);
+    assert.deepEqual(await one.pendingOrders(), []);
+    // On the device the reward is back at once: no pending order holds it.
+    assert.ok(await waitFor(async () => (await one.qualify(latte)).rewards.some((r) => r.id === 'rw_1003_welcome'), 10_000, 50), 'back on kiosk 1');
+    // In the store the claim still holds (the release never arrived), so kiosk 2 still may not promise it.
+    hub = await startHub({ db: hubDb, port: hubPort });
+    assert.equal((await liveClaim())?.state, 'held');
+    // Kiosk 1's next settled order sends the release it kept: the reward is free in the store again.
+    const plain = await one.checkout(latte, { offer: null, basketId: 'refused-welcome-2' });
+    assert.equal(plain.status, 'billed');
+    assert.ok(await waitFor(async () => (await liveClaim()) === null, 10_000, 50), 'released at the hub');
+    const { body } = await hubCall(hub, 'POST', '/hub/claims/release', { body: { merchant_id: 'm_harbor_coffee', user_id: 'u_1003', basket_id: 'refused-welcome-1' } });
+    assert.equal(body.claim.state, 'released', 'the kept release reached the hub (a repeat answers the same)');
+    assert.ok(await waitFor(async () => codesOf(await two.explain(latte), 'rw_1003_welcome').length === 0, 10_000, 100), 'kiosk 2 sees it free');
+    const redeemed = await two.checkout(latte, { offer: welcome, basketId: 'refused-welcome-3' });
+    assert.deepEqual([redeemed.status, redeemed.discount], ['billed', '3.00']);
+  } finally {
+    one.dispose();
+    two.dispose();
+  }
+});
+
 test('a race of 16 kiosks checking out the same reward offline gets exactly one promise', async () => {
   const kiosks = Array.from({ length: 16 }, (_, i) => kiosk('u_1002', `race-${i + 1}`));
   try {

@@ -30,6 +30,7 @@ export class StoreClaims {
   #store;
   #cache = null;
   #retrying = null;
+  #kept = Promise.resolve(); // the kept settlements are read and rewritten one change at a time
 
   /** hub: a StoreHubClient; store: the hybrid's snapshot store (where unsettled claims wait). */
   constructor({ hub, store }) {
@@ -73,19 +74,17 @@ export class StoreClaims {
     const billedWithOffer = outcome.status === 'billed' && order.offer && !order.derivedFrom;
     const body = { merchant_id: order.merchantId, user_id: order.userId, basket_id: order.derivedFrom?.basketId ?? order.basketId };
     const settlement = billedWithOffer ? { op: 'spend', body: { ...body, billed_at: new Date().toISOString() } } : { op: 'release', body };
-    if (!(await this.#send(settlement))) await this.#keep(settlement);
+    if (!(await this.#send(settlement))) await this.#change((kept) => [...kept, settlement]);
     this.#cache = null;
   }
 
   /** Sends the settlements kept earlier (in the background; one run at a time). */
   retry() {
-    this.#retrying ??= (async () => {
-      const kept = await this.#kept();
-      if (kept.length === 0) return;
+    this.#retrying ??= this.#change(async (kept) => {
       const left = [];
       for (const settlement of kept) if (!(await this.#send(settlement))) left.push(settlement);
-      await this.#save(left);
-    })()
+      return left;
+    })
       .catch(() => {})
       .finally(() => {
         this.#retrying = null;
@@ -108,27 +107,33 @@ export class StoreClaims {
 
   async #send({ op, body }) {
     const answer = await this.#hub[op](body);
-    // Done, or nothing to do: no claim (404), or already settled the other way (409).
-    return !answer.unreachable && answer.status !== 401;
+    // Kept for later: no answer, the store key refused, or a hub busy or failing (408, 429, 5xx).
+    // Else done, or nothing to do: no claim (404), or already settled the other way (409).
+    return !answer.unreachable && ![401, 408, 429].includes(answer.status) && answer.status < 500;
   }
 
-  async #kept() {
-    try {
-      return (await this.#store.load(`${SETTLEMENTS_KEY}:${this.#hub.kioskId}`))?.settlements ?? [];
-    } catch {
-      return [];
-    }
-  }
-
-  async #keep(settlement) {
-    await this.#save([...(await this.#kept()), settlement]);
-  }
-
-  async #save(settlements) {
-    try {
-      await this.#store.save(`${SETTLEMENTS_KEY}:${this.#hub.kioskId}`, { settlements, savedAt: Date.now() });
-    } catch {
-      // Best effort: an unsettled claim expires at the hub after its time to live anyway.
-    }
+  // Rewrites the kept settlements with `update(kept)` (sync or async), after every change begun
+  // before it: a settlement kept while a retry runs is never written over. They are kept in the
+  // snapshot store as an entry of its own shape ({ snapshot, savedAt }), under a key of this kiosk.
+  #change(update) {
+    const key = `${SETTLEMENTS_KEY}:${this.#hub.kioskId}`;
+    const run = this.#kept.then(async () => {
+      let kept = [];
+      try {
+        const stored = (await this.#store.load(key))?.snapshot?.settlements;
+        if (Array.isArray(stored)) kept = stored;
+      } catch {
+        // Unreadable: nothing kept (an unsettled claim expires at the hub after its time to live).
+      }
+      const next = await update(kept);
+      if (next.length === 0 && kept.length === 0) return;
+      try {
+        await this.#store.save(key, { snapshot: { settlements: next }, savedAt: Date.now() });
+      } catch {
+        // Best effort: an unsettled claim expires at the hub after its time to live anyway.
+      }
+    });
+    this.#kept = run.catch(() => {});
+    return run;
   }
 }
