@@ -3,19 +3,19 @@
 // through playwright-core. Screenshots go to test-output/kiosk/. The tests run in order on one
 // page: each continues the order of the previous one.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { createKioskServer } from '../../kiosk/server/page_server.mjs';
 import { launchChromium } from '../js/support.js';
+import { hubBinary } from '../hub/harness.js';
 import { ensureWasm, serviceBinary } from '../service/harness.js';
 import { startLossyProxy } from '../service/lossy_proxy.js';
+import { kioskCommand, startKiosk, stopKiosk } from './kiosk_process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const shots = path.join(root, 'test-output/kiosk');
@@ -31,54 +31,6 @@ let kiosk;  // { proc, pageUrl, origin, stderr, exited }
 let browser;
 let page;
 const consoleErrors = [];
-
-// The service binary comes from the service tests' harness (built under its lock, so parallel
-// test files never build it twice); the kiosk runs it as is through LQ_SERVICE_BIN.
-function startKiosk(db, serviceBin) {
-  const proc = spawn(process.execPath, ['kiosk/server/main.mjs', '--port', '0', '--db', db,
-    '--processing-delay', '1', '--now', NOW], {
-    cwd: root,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, LQ_SERVICE_BIN: serviceBin },
-  });
-  const started = { proc, pageUrl: null, origin: null, stderr: '' };
-  started.exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
-  readline.createInterface({ input: proc.stderr }).on('line', (line) => {
-    started.stderr += `${line}\n`;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the kiosk printed no URL:\n${started.stderr}`)), 600_000);
-    readline.createInterface({ input: proc.stdout }).once('line', (line) => {
-      clearTimeout(timer);
-      started.pageUrl = line.trim();
-      started.origin = new URL(started.pageUrl).origin;
-      resolve(started);
-    });
-    started.exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`the kiosk exited (${code ?? signal}):\n${started.stderr}`));
-    });
-  });
-}
-
-async function stopKiosk() {
-  if (!kiosk || kiosk.proc.exitCode !== null || kiosk.proc.signalCode !== null) return;
-  kiosk.proc.kill('SIGTERM');
-  const timer = setTimeout(() => kiosk.proc.kill('SIGKILL'), 15_000);
-  await kiosk.exited;
-  clearTimeout(timer);
-}
-
-/** Types a command on the kiosk's stdin and waits for the stderr line that confirms it. */
-async function kioskCommand(command, confirmation) {
-  const from = kiosk.stderr.length;
-  kiosk.proc.stdin.write(`${command}\n`);
-  const deadline = Date.now() + 60_000;
-  while (!confirmation.test(kiosk.stderr.slice(from))) {
-    if (Date.now() > deadline) throw new Error(`no confirmation of "${command}":\n${kiosk.stderr.slice(from)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const GUESTS = { u_1001: ALEX, u_1002: { token: 'at_u1002_Kd83JsPq0Wz1', key: ALEX.key } };
 
@@ -170,7 +122,7 @@ before(async () => {
   const serviceBin = serviceBinary();
   mkdirSync(shots, { recursive: true });
   scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-kiosk-'));
-  kiosk = await startKiosk(path.join(scratch, 'demo.db'), serviceBin);
+  kiosk = await startKiosk({ db: path.join(scratch, 'demo.db'), serviceBin, hubBin: hubBinary(), now: NOW });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
   page.setDefaultTimeout(STEP);
@@ -179,7 +131,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close().catch(() => {});
-  await stopKiosk();
+  await stopKiosk(kiosk);
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -366,7 +318,7 @@ test('checkout confirms with the service, bills the basket; the reward is gone a
 });
 
 test('with the service stopped, offers come from the stored snapshot, provisional with their age, and orders can still be placed', { timeout: 90_000 }, async () => {
-  await kioskCommand('stop', /service stopped/);
+  await kioskCommand(kiosk, 'stop', /service stopped/);
   assert.deepEqual(await fetch(`${kiosk.origin}/_kiosk/health`).then((r) => r.json()), { service: 'down', hub: 'up' });
   assert.equal((await api('GET', '/api/account')).status, 503);
 
@@ -403,7 +355,7 @@ test('with the service stopped, offers come from the stored snapshot, provisiona
 });
 
 test('when the service is back, the page goes online and checkout is possible again', { timeout: 90_000 }, async () => {
-  await kioskCommand('start', /service: http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
+  await kioskCommand(kiosk, 'start', /service: http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
   await page.waitForSelector('#status[data-state="online"]', { timeout: 30_000 });
   await page.waitForSelector('#provisional', { state: 'hidden' });
   assert.equal(await page.locator('#checkout').isDisabled(), false);
@@ -588,12 +540,12 @@ async function closeSite() {
 }
 
 async function stopService() {
-  await kioskCommand('stop', /service stopped/);
+  await kioskCommand(kiosk, 'stop', /service stopped/);
   site.serviceUp = false;
 }
 
 async function startService() {
-  await kioskCommand('start', /service: http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
+  await kioskCommand(kiosk, 'start', /service: http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
   site.serviceUp = true;
 }
 

@@ -5,16 +5,16 @@
 // entries are reported without blocking anything, and a guest's queued order is replayed (and
 // listed) with another guest on screen. Each test has its own browser context (its own IndexedDB).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { launchChromium } from '../js/support.js';
+import { hubBinary } from '../hub/harness.js';
 import { ensureWasm, serviceBinary } from '../service/harness.js';
+import { kioskCommand, startKiosk, stopKiosk } from './kiosk_process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const shots = path.join(root, 'test-output/kiosk');
@@ -31,46 +31,8 @@ let kiosk; // { proc, pageUrl, origin, stderr, exited }
 let browser;
 const errors = [];
 
-function startKiosk(db, serviceBin) {
-  const proc = spawn(process.execPath, ['kiosk/server/main.mjs', '--port', '0', '--db', db,
-    '--processing-delay', '1', '--now', NOW], {
-    cwd: root,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, LQ_SERVICE_BIN: serviceBin },
-  });
-  const started = { proc, pageUrl: null, origin: null, stderr: '' };
-  started.exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
-  readline.createInterface({ input: proc.stderr }).on('line', (line) => {
-    started.stderr += `${line}\n`;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the kiosk printed no URL:\n${started.stderr}`)), 600_000);
-    readline.createInterface({ input: proc.stdout }).once('line', (line) => {
-      clearTimeout(timer);
-      started.pageUrl = line.trim();
-      started.origin = new URL(started.pageUrl).origin;
-      resolve(started);
-    });
-    started.exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`the kiosk exited (${code ?? signal}):\n${started.stderr}`));
-    });
-  });
-}
-
-/** Types a command on the kiosk's stdin and waits for the stderr line that confirms it. */
-async function kioskCommand(command, confirmation) {
-  const from = kiosk.stderr.length;
-  kiosk.proc.stdin.write(`${command}\n`);
-  const deadline = Date.now() + 60_000;
-  while (!confirmation.test(kiosk.stderr.slice(from))) {
-    if (Date.now() > deadline) throw new Error(`no confirmation of "${command}":\n${kiosk.stderr.slice(from)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const stopService = () => kioskCommand('stop', /service stopped/);
-const startService = () => kioskCommand('start', /service: http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
+const stopService = () => kioskCommand(kiosk, 'stop', /service stopped/);
+const startService = () => kioskCommand(kiosk, 'start', /service: http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
 
 async function api(method, route, body, as) {
   const { token, key } = GUESTS[as];
@@ -129,18 +91,13 @@ before(async () => {
   const serviceBin = serviceBinary();
   mkdirSync(shots, { recursive: true });
   scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-kiosk-orders-'));
-  kiosk = await startKiosk(path.join(scratch, 'demo.db'), serviceBin);
+  kiosk = await startKiosk({ db: path.join(scratch, 'demo.db'), serviceBin, hubBin: hubBinary(), now: NOW });
   browser = await launchChromium();
 }, { timeout: 900_000 });
 
 after(async () => {
   await browser?.close().catch(() => {});
-  if (kiosk && kiosk.proc.exitCode === null && kiosk.proc.signalCode === null) {
-    kiosk.proc.kill('SIGTERM');
-    const timer = setTimeout(() => kiosk.proc.kill('SIGKILL'), 15_000);
-    await kiosk.exited;
-    clearTimeout(timer);
-  }
+  await stopKiosk(kiosk);
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
