@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "domain/accounts/account_cache.hpp"
-#include "domain/purchases/accrual.hpp"
 #include "domain/baskets/baskets.hpp"
-#include "domain/sandbox/fixture.hpp"
 #include "domain/json_document.hpp"
+#include "domain/purchases/accrual.hpp"
+#include "domain/sandbox/fixture.hpp"
 #include "domain/sandbox/sandbox.hpp"
 #include "domain/service_clock.hpp"
 #include "http/access_log.hpp"
