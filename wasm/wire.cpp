@@ -28,7 +28,7 @@ void push_cents(std::vector<int32_t>& words, std::string& text, int64_t cents) {
 void encode_offer_table(const qualifier& engine, std::vector<uint32_t>& words) {
   const uint32_t count = engine.reward_count() + engine.points_product_count();
   words.clear();
-  words.reserve(offer_fields * count);
+  words.reserve(size_t{offer_fields} * count);
   for (uint32_t number = 0; number < count; ++number) {
     const offer_view item = engine.offer_at(number);
     words.push_back(reinterpret_cast<uintptr_t>(item.entity_json.data()));
