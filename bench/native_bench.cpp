@@ -26,9 +26,7 @@
 #include <vector>
 
 #include "lq/qualifier.hpp"
-#include "lq/request_reader.hpp"
-#include "render/render.hpp"
-#include "rules/explain.hpp"
+#include "lq/render.hpp"
 
 namespace {
 
@@ -83,7 +81,7 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-// explain_words: what the wasm face's explain() computes (parse + lq::explain, no JSON render).
+// explain_words: what the wasm face's explain() computes (the typed explanation, no JSON render).
 enum class operation { qualify, qualify_json, explain, load, explain_words };
 
 // The work of one call; the result is consumed so that nothing is optimised away.
@@ -103,12 +101,12 @@ size_t run_once(const lq::qualifier& engine, operation op, const std::string& re
       return answer ? answer->size() : 0;
     }
     case operation::explain_words: {
-      auto parsed = lq::parse_request(request);
-      return parsed ? lq::explain(engine.current(), *parsed, now).entries.size() : 0;
+      auto answer = engine.explain(request, now);
+      return answer ? answer->entries.size() : 0;
     }
     case operation::load: {  // `request` is a snapshot here
       lq::qualifier fresh;
-      return fresh.set_snapshot(request) ? 0 : fresh.current().offer_count();
+      return fresh.set_snapshot(request) ? 0 : fresh.reward_count() + fresh.points_product_count();
     }
   }
   return 0;
@@ -257,7 +255,7 @@ int main(int argc, char** argv) {
     if (error) return 1;
   }
   std::printf("{\"rewards\":%zu,\"points_products\":%zu,\"load_ms\":%.4f",
-              engine.current().rewards.size(), engine.current().points_products.size(),
+              size_t{engine.reward_count()}, size_t{engine.points_product_count()},
               median(load_ms));
   if (!requests.empty()) {
     uint32_t digest = 2166136261u;

@@ -1,7 +1,8 @@
 // `npm test`: installs what is missing, builds what is stale, then runs every suite:
 // native Catch2 tests (ctest; again under ASan + UBSan), short libFuzzer runs of every parser,
 // the import-cycle check of web/ and kiosk/ and the house rules a program can check (module
-// length, one declaration per type, the kiosk page on the package's entry points), JS tests (tests/js/), the local service over HTTP
+// length, one declaration per type, the kiosk page on the package's entry points), the faces'
+// includes of the engine (scripts/check-includes.mjs), JS tests (tests/js/), the local service over HTTP
 // (tests/service/), the store hub over HTTP (tests/hub/), its launcher from the checkout (tests/package/), the consumer suite
 // (tests/consumer/: the tarballs of `npm run pack` installed outside the checkout, with the
 // README's code blocks, Node, esbuild, Vite and jsdom, Chromium, the CLI and serve), the kiosk
@@ -51,6 +52,9 @@ step('imports and the house rules of web/ and kiosk/ (scripts/check-imports.mjs,
   run(process.execPath, ['scripts/check-imports.mjs', 'web']);
   run(process.execPath, ['scripts/check-imports.mjs', 'kiosk']);
   run(process.execPath, ['scripts/check-house.mjs']);
+});
+step("the engine's front door: the faces' includes and the C++ folders (scripts/check-includes.mjs)", () => {
+  run(process.execPath, ['scripts/check-includes.mjs']);
 });
 
 if (!systemReady) {

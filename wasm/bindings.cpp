@@ -10,10 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "lq/request.hpp"
 #include "lq/qualifier.hpp"
-#include "lq/request_reader.hpp"
-#include "rules/explain.hpp"
 #include "wire.hpp"
 
 namespace {
@@ -48,19 +45,15 @@ class snapshot_handle {
     input_.reset();  // a snapshot is large and read once: free its bytes
     input_capacity_ = 0;
     if (e) return fail(*e);
-    wire::encode_offer_table(qualifier_.current(), offers_);
+    wire::encode_offer_table(qualifier_, offers_);
     return 0;
   }
 
   /// Where each offer's entity JSON and id live in wasm memory (wire::encode_offer_table), so
   /// that JS decodes an entity only when an answer first uses it. Valid until the next load.
   uintptr_t offer_table_address() const { return reinterpret_cast<uintptr_t>(offers_.data()); }
-  uint32_t reward_count() const {
-    return qualifier_.has_snapshot() ? qualifier_.current().rewards.size() : 0;
-  }
-  uint32_t points_product_count() const {
-    return qualifier_.has_snapshot() ? qualifier_.current().points_products.size() : 0;
-  }
+  uint32_t reward_count() const { return qualifier_.reward_count(); }
+  uint32_t points_product_count() const { return qualifier_.points_product_count(); }
 
   /// Qualifies the request in input_buffer(); on 0 the answer is at indices_address()
   /// (wire::encode_qualify).
@@ -68,7 +61,7 @@ class snapshot_handle {
     if (!qualifier_.has_snapshot()) return no_snapshot();
     auto answer = qualifier_.qualify(input(request_size), lq::instant_from_unix_ms(now_ms));
     if (!answer) return fail(answer.err());
-    wire::encode_qualify(qualifier_.current(), *answer, indices_);
+    wire::encode_qualify(qualifier_, *answer, indices_);
     return 0;
   }
   uintptr_t indices_address() const { return reinterpret_cast<uintptr_t>(indices_.data()); }
@@ -84,11 +77,25 @@ class snapshot_handle {
   /// explanation_address() (wire::encode_explanation). explain_json() renders the same as JSON.
   int explain(size_t request_size, double now_ms) {
     if (!qualifier_.has_snapshot()) return no_snapshot();
-    auto request = lq::parse_request(input(request_size));
-    if (!request) return fail(request.err());
-    const lq::explain_result answer =
-        lq::explain(qualifier_.current(), *request, lq::instant_from_unix_ms(now_ms));
-    wire::encode_explanation(answer, qualifier_.current(), words_, money_text_);
+    auto answer = qualifier_.explain(input(request_size), lq::instant_from_unix_ms(now_ms));
+    if (!answer) return fail(answer.err());
+    wire::encode_explanation(*answer, words_, money_text_);
+    return 0;
+  }
+
+  /// How one offer (kind: 0 reward, 1 points product; its id) fares on the request in
+  /// input_buffer(): on 0 its entry is at explanation_address(), an explanation of one entry
+  /// (best: -1); 404 when the snapshot has no such offer.
+  int offer_outcome(size_t request_size, uint32_t kind, const std::string& id, double now_ms) {
+    if (!qualifier_.has_snapshot()) return no_snapshot();
+    const lq::offer_ref wanted{kind == 0 ? lq::offer_kind::reward : lq::offer_kind::points_product,
+                               id};
+    auto outcome =
+        qualifier_.offer_outcome(input(request_size), wanted, lq::instant_from_unix_ms(now_ms));
+    if (!outcome) return fail(outcome.err());
+    lq::explain_result one;
+    one.entries.push_back(std::move(*outcome));
+    wire::encode_explanation(one, words_, money_text_);
     return 0;
   }
   uintptr_t explanation_address() const { return reinterpret_cast<uintptr_t>(words_.data()); }
@@ -148,6 +155,7 @@ EMSCRIPTEN_BINDINGS(loyalty_qualifier) {
       .function("qualify_json", &snapshot_handle::qualify_json)
       .function("explain", &snapshot_handle::explain)
       .function("explanation_address", &snapshot_handle::explanation_address)
+      .function("offer_outcome", &snapshot_handle::offer_outcome)
       .function("explain_json", &snapshot_handle::explain_json)
       .function("text", &snapshot_handle::text)
       .function("error_message", &snapshot_handle::error_message);

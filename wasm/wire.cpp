@@ -5,7 +5,6 @@
 #include "lq/decimal.hpp"
 #include "lq/json_writer.hpp"
 #include "lq/reason.hpp"
-#include "render/render.hpp"
 
 namespace lq::wire {
 
@@ -26,44 +25,39 @@ void push_cents(std::vector<int32_t>& words, std::string& text, int64_t cents) {
 
 }  // namespace
 
-uint32_t offer_number(const snapshot& snap, offer_kind kind, uint32_t index) {
-  return kind == offer_kind::reward ? index : static_cast<uint32_t>(snap.rewards.size()) + index;
-}
-
-void encode_offer_table(const snapshot& snap, std::vector<uint32_t>& words) {
+void encode_offer_table(const qualifier& engine, std::vector<uint32_t>& words) {
+  const uint32_t count = engine.reward_count() + engine.points_product_count();
   words.clear();
-  words.reserve(offer_fields * snap.offer_count());
-  for (const auto* list : {&snap.rewards, &snap.points_products}) {
-    for (const offer& item : *list) {
-      words.push_back(reinterpret_cast<uintptr_t>(item.entity_json.data()));
-      words.push_back(static_cast<uint32_t>(item.entity_json.size()));
-      words.push_back(reinterpret_cast<uintptr_t>(item.id.data()));
-      words.push_back(static_cast<uint32_t>(item.id.size()));
-    }
+  words.reserve(size_t{offer_fields} * count);
+  for (uint32_t number = 0; number < count; ++number) {
+    const offer_view item = engine.offer_at(number);
+    words.push_back(reinterpret_cast<uintptr_t>(item.entity_json.data()));
+    words.push_back(static_cast<uint32_t>(item.entity_json.size()));
+    words.push_back(reinterpret_cast<uintptr_t>(item.id.data()));
+    words.push_back(static_cast<uint32_t>(item.id.size()));
   }
 }
 
-void encode_qualify(const snapshot& snap, const qualify_result& answer,
+void encode_qualify(const qualifier& engine, const qualify_result& answer,
                     std::vector<uint32_t>& words) {
   words.clear();
   words.push_back(static_cast<uint32_t>(answer.rewards.size()));
   words.push_back(static_cast<uint32_t>(answer.points_products.size()));
   words.insert(words.end(), answer.rewards.begin(), answer.rewards.end());
-  const uint32_t first_points_product = offer_number(snap, offer_kind::points_product, 0);
   for (const uint32_t index : answer.points_products) {
-    words.push_back(first_points_product + index);
+    words.push_back(engine.offer_number(offer_kind::points_product, index));
   }
 }
 
-void encode_explanation(const explain_result& answer, const snapshot& snap,
-                        std::vector<int32_t>& words, std::string& text) {
+void encode_explanation(const explain_result& answer, std::vector<int32_t>& words,
+                        std::string& text) {
   words.assign(header_words, 0);
   text.clear();
   words[entry_count] = static_cast<int32_t>(answer.entries.size());
   words[best_entry] = answer.best ? static_cast<int32_t>(*answer.best) : -1;
   for (const explanation& entry : answer.entries) {
     words.push_back(entry.qualifies ? kQualifies : 0);
-    words.push_back(static_cast<int32_t>(offer_number(snap, entry.kind, entry.index)));
+    words.push_back(static_cast<int32_t>(entry.number));
     push_cents(words, text, entry.discount_cents);
     words.push_back(static_cast<int32_t>(entry.reasons.size()));
     for (const reason& why : entry.reasons) {

@@ -2,17 +2,17 @@
 // Every layout and constant is declared here once; the JS side declares the same in wire.js and
 // tests/js/wire.test.js compares the two through wire_layout().
 //
-// Offers have one numbering on both sides: the offer number, rewards first (in snapshot order),
-// then points products (offer number = reward count + index into points_products).
+// Offers have one numbering on both sides: the engine's offer number (lq::qualifier::offer_number:
+// rewards first, then points products, each in output order).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "model/snapshot.hpp"
-#include "rules/explain.hpp"
-#include "rules/qualify.hpp"
+#include "lq/explanation.hpp"
+#include "lq/qualifier.hpp"
+#include "lq/qualify_result.hpp"
 
 namespace lq::wire {
 
@@ -35,15 +35,13 @@ constexpr int32_t kReasonCodeMask = 0xff;
 constexpr int32_t kHasRemaining = 1 << 8;
 constexpr int32_t kHasPointsNeeded = 1 << 9;
 
-/// The number of the offer at `index` of its kind's snapshot list.
-uint32_t offer_number(const snapshot& snap, offer_kind kind, uint32_t index);
-
-/// Per offer number: the offer_field words (addresses into `snap`, valid while it lives).
-void encode_offer_table(const snapshot& snap, std::vector<uint32_t>& words);
+/// Per offer number: the offer_field words (addresses into the loaded snapshot, valid until the
+/// next load).
+void encode_offer_table(const qualifier& engine, std::vector<uint32_t>& words);
 
 /// [reward count, points product count, offer numbers of the rewards..., of the points
 /// products...].
-void encode_qualify(const snapshot& snap, const qualify_result& answer,
+void encode_qualify(const qualifier& engine, const qualify_result& answer,
                     std::vector<uint32_t>& words);
 
 /// The explanation as int32 words: the header, then per entry: head (kQualifies), offer number,
@@ -51,8 +49,8 @@ void encode_qualify(const snapshot& snap, const qualify_result& answer,
 /// (kHasRemaining) and points_needed as int64 (low, high; kHasPointsNeeded). Money crosses as the
 /// engine's decimal text (format_cents), one after the other in `text`, whose address and size
 /// the header gives.
-void encode_explanation(const explain_result& answer, const snapshot& snap,
-                        std::vector<int32_t>& words, std::string& text);
+void encode_explanation(const explain_result& answer, std::vector<int32_t>& words,
+                        std::string& text);
 
 /// The constants above and every reason code's name and message template (in code order) as
 /// JSON: what wire.js reads once per module.

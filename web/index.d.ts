@@ -187,6 +187,16 @@ export interface Qualifier {
   qualify(request: QualifyRequest | string | Uint8Array): QualifyResult;
   /** Throws QualifyError (400) for a malformed request (a string or bytes: as qualify). */
   explain(request: QualifyRequest | string | Uint8Array): ExplainResult;
+  /**
+   * How one offer fares on the basket (docs/reference.md#offer-outcome): the entry explain() gives
+   * it, computed for that offer alone (the first of that kind and id). Throws QualifyError (400) for
+   * a malformed request, (404) when the snapshot has no such offer; a TypeError when `offer` is not
+   * `{ kind, id }`.
+   */
+  offerOutcome(
+    request: QualifyRequest | string | Uint8Array,
+    offer: Pick<ExplainEntry, 'kind' | 'id'>,
+  ): ExplainEntry;
   /** Throws QualifyError (422) for an invalid snapshot; the previous one stays in force. */
   setSnapshot(snapshot: Snapshot | string | Uint8Array): void;
   /** Frees the wasm memory; idempotent. */

@@ -3,8 +3,8 @@
 #include <map>
 
 #include "hub/domain/claim_rules.hpp"
-#include "json/json_fields.hpp"
 #include "lq/instant.hpp"
+#include "lq/json_fields.hpp"
 #include "lq/json_reader.hpp"
 
 namespace lq::hub {

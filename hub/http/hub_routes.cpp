@@ -9,7 +9,7 @@
 #include "http/http_messages.hpp"
 #include "hub/domain/claim_body.hpp"
 #include "hub/domain/claim_json.hpp"
-#include "render/render.hpp"
+#include "lq/render.hpp"
 
 namespace lq::hub {
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "lq/result.hpp"
+
 namespace lq {
 
 enum class json_type : uint8_t { object, array, string, number, boolean, null, invalid };
@@ -143,6 +145,13 @@ class json_reader {
   /// What went wrong and where, once failed(): "unexpected '}' at offset 10", "nests deeper
   /// than 64 levels at offset 64". The offset counts bytes from 0; at the end it is the length.
   std::string error_message() const;
+  /// The error of a document that failed(), with its code (400, 422) and `what` names it ("request
+  /// body"): `<what> is not valid JSON: <problem> at offset <n>`, or `<what> nests deeper than 64
+  /// levels at offset <n>`.
+  error document_error(int code, std::string_view what) const {
+    return error{code,
+                 std::string(what) + (too_deep() ? " " : " is not valid JSON: ") + error_message()};
+  }
 
  private:
   static constexpr const char* kTooDeep = "nests deeper than 64 levels";

@@ -1,5 +1,5 @@
-// Why an offer does not qualify (contract section 4): the reason codes explain reports. A new code
-// goes here, with its name and message in render.cpp.
+// Why an offer does not qualify (contract section 4): the reason codes explain reports, their
+// names and message templates. A new code goes here, with its name and message in render.cpp.
 #pragma once
 
 #include <cstdint>
@@ -40,5 +40,12 @@ struct reason {
   std::optional<int64_t> remaining_cents;  // BELOW_MINIMUM
   std::optional<int64_t> points_needed;    // INSUFFICIENT_POINTS
 };
+
+/// "NOT_REDEEMABLE" etc.
+const char* reason_code_name(reason_code code);
+
+/// The message of a reason as a template: its figure, if any, is written as "{remaining}" (cents
+/// as format_cents writes them) or "{points_needed}" (an integer). Explain fills it in.
+const char* reason_message_template(reason_code code);
 
 }  // namespace lq

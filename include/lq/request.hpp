@@ -11,8 +11,7 @@
 
 #include "lq/decimal.hpp"
 #include "lq/instant.hpp"
-#include "lq/result.hpp"
-#include "model/offer.hpp"
+#include "lq/venue.hpp"
 
 namespace lq {
 

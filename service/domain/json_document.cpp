@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <string>
 
-#include "json/json_fields.hpp"
 #include "lq/json_reader.hpp"
 
 namespace lq::service {
@@ -107,14 +106,14 @@ result<json> parse_json_limited(std::string_view text, const char* what) {
   // errors and the depth limit read as the engine's, with their offsets), then a fresh reader
   // over the accepted text builds the value the service's handlers read.
   json_reader check(text);
-  if (!check.read_document()) return field_errors(400, what).syntax(check);
+  if (!check.read_document()) return check.document_error(400, what);
   json_reader reader(text);
   json value;
   bool out_of_range = false;
   if (!build_value(reader, value, out_of_range) || !reader.at_end()) {
     // e.g. 1e400: beyond a double, so beyond every decimal the service accepts.
     if (out_of_range) return error{400, std::string(what) + " holds a number out of range"};
-    return field_errors(400, what).syntax(reader);
+    return reader.document_error(400, what);
   }
   return value;
 }

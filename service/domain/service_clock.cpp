@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "lq/qualifier.hpp"
+#include "lq/civil_time.hpp"
 
 namespace lq::service {
 

@@ -20,7 +20,7 @@
 
 #include "http/access_log.hpp"
 #include "lq/qualifier.hpp"
-#include "render/render.hpp"
+#include "lq/render.hpp"
 
 namespace lq::service {
 

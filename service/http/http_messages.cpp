@@ -1,7 +1,7 @@
 #include "http/http_messages.hpp"
 
 #include "lq/qualifier.hpp"
-#include "render/render.hpp"
+#include "lq/render.hpp"
 
 namespace lq::service {
 

@@ -1,4 +1,4 @@
-#include "json/json_fields.hpp"
+#include "lq/json_fields.hpp"
 
 #include "lq/json_writer.hpp"
 
@@ -155,8 +155,7 @@ error field_errors::take(const json_reader& reader) const {
 }
 
 error field_errors::syntax(const json_reader& reader) const {
-  return error{code_, std::string(what_) + (reader.too_deep() ? " " : " is not valid JSON: ") +
-                          reader.error_message()};
+  return reader.document_error(code_, what_);
 }
 
 std::string indexed(std::string_view base, int64_t index) {

@@ -9,13 +9,10 @@
 
 #include "lq/decimal.hpp"
 #include "lq/instant.hpp"
+#include "lq/offer_ref.hpp"
+#include "lq/venue.hpp"
 
 namespace lq {
-
-enum class offer_kind : uint8_t { reward, points_product };
-
-/// Where an offer may be redeemed; `unknown` is a venue this engine does not know (matches none).
-enum class venue : uint8_t { instore, online, all, unknown };
 
 /// `type` and, for `item`, `item_kind`, folded into the rule that computes the discount.
 enum class discount_rule : uint8_t {

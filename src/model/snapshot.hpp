@@ -52,9 +52,14 @@ struct snapshot {
   std::vector<std::vector<uint32_t>> offers_by_product;
   std::vector<std::vector<uint32_t>> offers_by_category;
 
+  /// Offer numbers (global numbers): rewards first, then points products, each in output order.
+  /// The one place the numbering is written.
   size_t offer_count() const { return rewards.size() + points_products.size(); }
-  const offer& offer_at(uint32_t global) const {
-    return global < rewards.size() ? rewards[global] : points_products[global - rewards.size()];
+  uint32_t offer_number(offer_kind kind, uint32_t index) const {
+    return kind == offer_kind::reward ? index : static_cast<uint32_t>(rewards.size()) + index;
+  }
+  const offer& offer_at(uint32_t number) const {
+    return number < rewards.size() ? rewards[number] : points_products[number - rewards.size()];
   }
 
   /// The symbol of a product id or category, if any offer names it.

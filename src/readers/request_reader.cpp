@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "json/json_fields.hpp"
+#include "lq/json_fields.hpp"
 #include "lq/json_reader.hpp"
 
 namespace lq {

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <deque>
 
-#include "json/json_fields.hpp"
+#include "lq/json_fields.hpp"
 #include "lq/json_reader.hpp"
 #include "model/offer.hpp"
 #include "model/offer_entity.hpp"

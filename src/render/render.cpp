@@ -179,16 +179,15 @@ std::string render_entities(const snapshot& snap) {
   return out;
 }
 
-std::string render_explain(const snapshot& snap, const explain_result& result) {
+std::string render_explain(const explain_result& result) {
   std::string out = "{\"entries\":[";
   for (size_t i = 0; i < result.entries.size(); ++i) {
     const explanation& entry = result.entries[i];
-    const bool reward = entry.kind == offer_kind::reward;
-    const offer& item = reward ? snap.rewards[entry.index] : snap.points_products[entry.index];
     if (i) out += ',';
     out += "{\"id\":";
-    append_json_string(out, item.id);
-    out += reward ? ",\"kind\":\"reward\"" : ",\"kind\":\"points_product\"";
+    append_json_string(out, entry.id);
+    out +=
+        entry.kind == offer_kind::reward ? ",\"kind\":\"reward\"" : ",\"kind\":\"points_product\"";
     out += entry.qualifies ? ",\"qualifies\":true" : ",\"qualifies\":false";
     out += ",\"discount\":\"" + format_cents(entry.discount_cents) + "\",\"reasons\":[";
     for (size_t r = 0; r < entry.reasons.size(); ++r) {
@@ -207,9 +206,7 @@ std::string render_explain(const snapshot& snap, const explain_result& result) {
   }
   out += "],\"best\":";
   if (result.best) {
-    const explanation& best = result.entries[*result.best];
-    append_json_string(out, best.kind == offer_kind::reward ? snap.rewards[best.index].id
-                                                            : snap.points_products[best.index].id);
+    append_json_string(out, result.entries[*result.best].id);
   } else {
     out += "null";
   }

@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <optional>
 
-#include "model/basket_context.hpp"
-#include "model/offer.hpp"
 #include "lq/reason.hpp"
 #include "lq/request.hpp"
+#include "model/basket_context.hpp"
+#include "model/offer.hpp"
 
 namespace lq {
 

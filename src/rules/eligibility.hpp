@@ -3,10 +3,10 @@
 
 #include <vector>
 
-#include "model/basket_context.hpp"
-#include "model/offer.hpp"
 #include "lq/reason.hpp"
 #include "lq/request.hpp"
+#include "model/basket_context.hpp"
+#include "model/offer.hpp"
 
 namespace lq {
 

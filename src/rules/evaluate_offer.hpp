@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/basket_context.hpp"
-#include "model/offer.hpp"
 #include "lq/reason.hpp"
 #include "lq/request.hpp"
+#include "model/basket_context.hpp"
+#include "model/offer.hpp"
 #include "rules/discount.hpp"
 #include "rules/eligibility.hpp"
 

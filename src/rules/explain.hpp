@@ -3,31 +3,19 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
-#include <vector>
 
+#include "lq/explanation.hpp"
 #include "lq/instant.hpp"
-#include "model/offer.hpp"
-#include "lq/reason.hpp"
 #include "lq/request.hpp"
 #include "model/snapshot.hpp"
 
 namespace lq {
 
-struct explanation {
-  offer_kind kind = offer_kind::reward;
-  uint32_t index = 0;  // into the snapshot list of its kind
-  bool qualifies = false;
-  int64_t discount_cents = 0;
-  std::vector<reason> reasons;
-};
-
-struct explain_result {
-  std::vector<explanation> entries;  // rewards in output order, then points products
-  std::optional<uint32_t> best;      // index into entries
-};
-
 /// Every offer with its discount and every failing rule.
 explain_result explain(const snapshot& snap, const basket_request& request, instant now);
+
+/// How offer `number` fares: its entry of explain().
+explanation explain_offer(const snapshot& snap, const basket_request& request, instant now,
+                          uint32_t number);
 
 }  // namespace lq

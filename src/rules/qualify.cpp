@@ -16,8 +16,8 @@ qualify_result qualify(const snapshot& snap, const basket_request& request, inst
     }
   }
   for (uint32_t i = 0; i < snap.points_products.size(); ++i) {
-    if (evaluate_offer(snap.points_products[i], reward_count + i, request, context, nullptr)
-            .qualifies) {
+    const uint32_t number = snap.offer_number(offer_kind::points_product, i);
+    if (evaluate_offer(snap.points_products[i], number, request, context, nullptr).qualifies) {
       result.points_products.push_back(i);
     }
   }

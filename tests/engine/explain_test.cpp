@@ -447,12 +447,13 @@ TEST_CASE("the native explain agrees with its JSON rendering") {
   const lq::explain_result result = lq::explain(*snap, *request, at(kNow));
   REQUIRE(result.entries.size() == 5);
 
-  const auto id_of = [&](const lq::explanation& e) {
-    return e.kind == lq::offer_kind::reward ? snap->rewards.at(e.index).id
-                                            : snap->points_products.at(e.index).id;
-  };
   ids order;
-  for (const auto& e : result.entries) order.push_back(id_of(e));
+  for (uint32_t number = 0; number < result.entries.size(); ++number) {
+    const lq::explanation& e = result.entries[number];
+    CHECK(e.number == number);  // entries are by offer number: rewards, then points products
+    CHECK(e.id == snap->offer_at(number).id);
+    order.emplace_back(e.id);
+  }
   CHECK(order == ids{"half", "plain", "ten", "cookie", "mug"});
 
   const lq::explanation& ten = result.entries[2];
@@ -473,7 +474,7 @@ TEST_CASE("the native explain agrees with its JSON rendering") {
   REQUIRE(result.best.has_value());
   CHECK(*result.best == 0);
 
-  const json rendered = json::parse(lq::render_explain(*snap, result));
+  const json rendered = json::parse(lq::render_explain(result));
   CHECK(rendered.at("best") == "half");
   CHECK(rendered.at("entries").size() == 5);
   CHECK(rendered.at("entries")[0].at("discount") == "3.25");
@@ -487,4 +488,41 @@ TEST_CASE("the native explain agrees with its JSON rendering") {
   const json body = json::parse(lq::render_qualify(*snap, qualified));
   CHECK(body.at("rewards").size() == 2);
   CHECK(body.at("points_products").size() == 1);
+}
+
+TEST_CASE("one offer's outcome is its entry of the explanation; an unknown offer is 404") {
+  const json snap_json =
+      snapshot_of({reward("ten", {{"minimum", 10}}), reward("plain"),
+                   reward("half", {{"type", "percent"}, {"value", 50}})},
+                  {points_product("mug", 350), points_product("cookie", 10, {{"value", "0.5"}})});
+  lq::qualifier engine;
+  REQUIRE_FALSE(engine.set_snapshot(snap_json.dump()));
+  const std::string request = R"({"subtotal": "6.50"})";
+  const auto explained = engine.explain(request, at(kNow));
+  REQUIRE(explained.ok());
+  for (const lq::explanation& entry : explained->entries) {
+    const auto outcome =
+        engine.offer_outcome(request, lq::offer_ref{entry.kind, std::string(entry.id)}, at(kNow));
+    REQUIRE(outcome.ok());
+    CHECK(outcome->number == entry.number);
+    CHECK(outcome->id == entry.id);
+    CHECK(outcome->qualifies == entry.qualifies);
+    CHECK(outcome->discount_cents == entry.discount_cents);
+    REQUIRE(outcome->reasons.size() == entry.reasons.size());
+    for (size_t r = 0; r < entry.reasons.size(); ++r) {
+      CHECK(outcome->reasons[r].code == entry.reasons[r].code);
+      CHECK(outcome->reasons[r].remaining_cents == entry.reasons[r].remaining_cents);
+      CHECK(outcome->reasons[r].points_needed == entry.reasons[r].points_needed);
+    }
+  }
+  // "mug" is a points product, not a reward.
+  const auto missing =
+      engine.offer_outcome(request, lq::offer_ref{lq::offer_kind::reward, "mug"}, at(kNow));
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.err().code == 404);
+  CHECK(missing.err().message == "the snapshot has no reward \"mug\"");
+  const auto bad =
+      engine.offer_outcome("{", lq::offer_ref{lq::offer_kind::reward, "ten"}, at(kNow));
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.err().code == 400);
 }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lq/decimal.hpp"
-#include "json/json_fields.hpp"
+#include "lq/json_fields.hpp"
 #include "lq/json_reader.hpp"
 
 namespace {

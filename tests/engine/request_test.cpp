@@ -9,8 +9,8 @@
 
 #include "lq/decimal.hpp"
 #include "lq/instant.hpp"
-#include "lq/request.hpp"
 #include "lq/qualifier.hpp"
+#include "lq/request.hpp"
 #include "lq/request_reader.hpp"
 #include "render/render.hpp"
 

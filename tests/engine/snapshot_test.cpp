@@ -8,8 +8,8 @@
 
 #include "lq/decimal.hpp"
 #include "lq/instant.hpp"
-#include "model/snapshot.hpp"
 #include "lq/qualifier.hpp"
+#include "model/snapshot.hpp"
 #include "readers/snapshot_reader.hpp"
 #include "records.hpp"
 

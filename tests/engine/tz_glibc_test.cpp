@@ -18,8 +18,8 @@
 #include <system_error>
 #include <vector>
 
-#include "lq/civil_time.hpp"
 #include "base/posix_tz.hpp"
+#include "lq/civil_time.hpp"
 #include "lq/tzif.hpp"
 
 namespace {

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "lq/decimal.hpp"
 #include "fuzz_check.hpp"
+#include "lq/decimal.hpp"
 #include "lq/qualifier.hpp"
 #include "lq/request_reader.hpp"
 #include "render/render.hpp"

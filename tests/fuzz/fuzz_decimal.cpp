@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "lq/decimal.hpp"
 #include "fuzz_check.hpp"
+#include "lq/decimal.hpp"
 
 namespace {
 

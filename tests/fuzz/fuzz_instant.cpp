@@ -8,9 +8,9 @@
 #include <optional>
 #include <string_view>
 
+#include "fuzz_check.hpp"
 #include "lq/civil_time.hpp"
 #include "lq/instant.hpp"
-#include "fuzz_check.hpp"
 
 namespace {
 

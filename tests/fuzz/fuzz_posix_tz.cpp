@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "lq/civil_time.hpp"
 #include "base/posix_tz.hpp"
 #include "fuzz_check.hpp"
+#include "lq/civil_time.hpp"
 
 namespace {
 

@@ -10,8 +10,8 @@
 
 #include "fuzz_answers.hpp"
 #include "fuzz_check.hpp"
-#include "lq/request.hpp"
 #include "lq/qualifier.hpp"
+#include "lq/request.hpp"
 #include "lq/request_reader.hpp"
 
 namespace {

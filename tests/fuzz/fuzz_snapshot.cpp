@@ -11,8 +11,8 @@
 
 #include "fuzz_answers.hpp"
 #include "fuzz_check.hpp"
-#include "model/snapshot.hpp"
 #include "lq/qualifier.hpp"
+#include "model/snapshot.hpp"
 #include "readers/snapshot_reader.hpp"
 #include "render/render.hpp"
 

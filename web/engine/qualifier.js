@@ -1,5 +1,5 @@
-// The qualifier: one loaded snapshot (a wasm handle this object owns), its qualify, explain and
-// setSnapshot; arguments validated, engine errors through checkStatus (engine_status.js). Loading
+// The qualifier: one loaded snapshot (a wasm handle this object owns), its qualify, explain,
+// offerOutcome and setSnapshot; arguments validated, engine errors through checkStatus (engine_status.js). Loading
 // the module: engine_module.js; arguments into wasm memory: engine_input.js.
 
 import { QualifyError } from './qualify_error.js';
@@ -55,6 +55,19 @@ function epochMs(value) {
   return ms;
 }
 
+/** The offer argument of offerOutcome: `{ kind: 'reward' | 'points_product', id: string }`. */
+function offerRef(offer) {
+  if (
+    offer === null ||
+    typeof offer !== 'object' ||
+    (offer.kind !== 'reward' && offer.kind !== 'points_product') ||
+    typeof offer.id !== 'string'
+  ) {
+    throw new TypeError("offer must be { kind: 'reward' | 'points_product', id: string }");
+  }
+  return offer;
+}
+
 /** A loaded snapshot. Create it with createQualifier(); call dispose() when done. */
 class Qualifier {
   #module;
@@ -95,6 +108,23 @@ class Qualifier {
     const status = this.#call(() => handle.explain(writeInput(this.#module, handle, text), ms));
     checkStatus(status, handle);
     return decodeExplanation(this.#module, handle.explanation_address(), this.#idOf, this.#rewardCount);
+  }
+
+  /**
+   * How one offer, `{ kind, id }`, fares on a basket (docs/reference.md#offer-outcome): its
+   * explain() entry, computed for that offer alone.
+   */
+  offerOutcome(request, offer) {
+    const handle = this.#live();
+    const { kind, id } = offerRef(offer);
+    const text = engineInput(request, 'request', 400);
+    const ms = this.#nowMs();
+    const status = this.#call(() =>
+      handle.offer_outcome(writeInput(this.#module, handle, text), kind === 'reward' ? 0 : 1, id, ms),
+    );
+    checkStatus(status, handle);
+    return decodeExplanation(this.#module, handle.explanation_address(), this.#idOf, this.#rewardCount)
+      .entries[0];
   }
 
   /** Replaces the snapshot; on error (422) the previous one stays in force. */

@@ -20,6 +20,13 @@ function accountReadOf(context) {
   return read;
 }
 
+// `offer`'s discount on `request` when it qualifies there, else null: the engine's offerOutcome
+// (the offer's explain() entry, computed for it alone; a 404 when the snapshot has no such offer).
+async function qualifyingDiscount(qualifier, request, offer) {
+  const outcome = await qualifier.offerOutcome(request, offer);
+  return outcome.qualifies ? outcome.discount : null;
+}
+
 export class LocalSnapshot {
   #client;
   #store;
@@ -163,8 +170,7 @@ export class LocalSnapshot {
   async localDiscount(request, offer) {
     if (this.#qualifier === null || this.#snapshot === null || this.#now() - this.#savedAt > this.#maxStaleMs) return null;
     try {
-      const entry = (await this.#qualifier.explain(request)).entries.find((e) => e.kind === offer.kind && e.id === offer.id && e.qualifies);
-      return entry?.discount ?? null;
+      return await qualifyingDiscount(this.#qualifier, request, offer);
     } catch {
       return null;
     }
@@ -184,8 +190,7 @@ export class LocalSnapshot {
     let created = null;
     try {
       created = await this.#engine.create(snapshot, this.#qualifierOptions);
-      const entry = (await created.qualifier.explain(request)).entries.find((e) => e.kind === offer.kind && e.id === offer.id && e.qualifies);
-      return entry?.discount ?? null;
+      return await qualifyingDiscount(created.qualifier, request, offer);
     } catch {
       return null;
     } finally {

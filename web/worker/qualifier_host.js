@@ -103,6 +103,11 @@ function serveChannel(engine, listen, post) {
       entry.now = message.now;
       return entry.qualifier.explain(message.request);
     },
+    offerOutcome(message) {
+      const entry = hosted(message);
+      entry.now = message.now;
+      return entry.qualifier.offerOutcome(message.request, message.offer);
+    },
     setSnapshot(message) {
       hosted(message).qualifier.setSnapshot(checkedSnapshot(message.snapshot));
     },

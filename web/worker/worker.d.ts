@@ -1,6 +1,7 @@
 // Types of loyalty-qualifier/worker: a qualifier whose engine runs in a worker (docs/workers.md).
 import type {
   Clock,
+  ExplainEntry,
   ExplainResult,
   QualifyError,
   QualifyRequest,
@@ -49,6 +50,15 @@ export interface WorkerQualifier {
   qualify(request: QualifyRequest | string): Promise<QualifyResult>;
   /** Rejects with QualifyError (400) for a malformed request. */
   explain(request: QualifyRequest | string): Promise<ExplainResult>;
+  /**
+   * How one offer fares on the basket (docs/reference.md#offer-outcome). Rejects with QualifyError
+   * (400) for a malformed request, (404) when the snapshot has no such offer; a TypeError when
+   * `offer` is not `{ kind, id }`.
+   */
+  offerOutcome(
+    request: QualifyRequest | string,
+    offer: Pick<ExplainEntry, 'kind' | 'id'>,
+  ): Promise<ExplainEntry>;
   /** Rejects with QualifyError (422) for an invalid snapshot; the previous one stays in force. */
   setSnapshot(snapshot: Snapshot | string | ArrayBuffer | ArrayBufferView): Promise<void>;
   /** Frees the snapshot in the worker, and ends the worker when it is this qualifier's own; idempotent. */

@@ -34,6 +34,13 @@ class WorkerQualifier {
     return this.#ask('explain', request);
   }
 
+  /** How one offer, `{ kind, id }`, fares on a basket (docs/reference.md#offer-outcome). */
+  offerOutcome(request, offer) {
+    // Only its kind and id cross; the engine in the worker checks them (a TypeError crosses back).
+    const ref = offer !== null && typeof offer === 'object' ? { kind: offer.kind, id: offer.id } : offer;
+    return this.#ask('offerOutcome', request, { offer: ref });
+  }
+
   /** Replaces the snapshot; on error (422) the previous one stays in force. */
   setSnapshot(snapshot) {
     return this.#settled(async () => {
@@ -77,11 +84,11 @@ class WorkerQualifier {
     return this.#connection.terminate();
   }
 
-  #ask(op, request) {
+  #ask(op, request, more = {}) {
     return this.#settled(() => {
       if (this.#disposed) throw disposedError();
       const text = toJsonText(request, 'request', 400);
-      const message = { op, qualifier: this.#number, request: text };
+      const message = { ...more, op, qualifier: this.#number, request: text };
       if (this.#clock !== null) message.now = this.#clock();
       return this.#connection.call(message);
     });

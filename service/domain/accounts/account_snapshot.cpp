@@ -8,10 +8,7 @@
 #include "domain/json_document.hpp"
 #include "domain/service_clock.hpp"
 #include "lq/reason.hpp"
-#include "lq/request_reader.hpp"
 #include "lq/tzif.hpp"
-#include "render/render.hpp"
-#include "rules/explain.hpp"
 
 namespace lq::service {
 
@@ -138,21 +135,16 @@ result<std::string> build_account_read(const std::string& account_json, const qu
     }
   }
   // The engine's own rules decide what is usable: the venue check gives the contract's 400.
-  if (!engine.has_snapshot()) return error{422, "no snapshot is loaded"};
-  result<basket_request> asked = parse_request(request.dump());
-  if (!asked) return asked.err();
-  const snapshot& snap = engine.current();
-  const explain_result explained = explain(snap, *asked, now);
+  const result<explain_result> explained = engine.explain(request.dump(), now);
+  if (!explained) return explained.err();
 
   std::set<std::pair<offer_kind, std::string>> unusable;  // (kind, id)
-  for (const explanation& entry : explained.entries) {
+  for (const explanation& entry : explained->entries) {
     const bool out =
         std::any_of(entry.reasons.begin(), entry.reasons.end(),
                     [&](const reason& why) { return unusable_here(why.code, location_asked); });
     if (!out) continue;
-    const std::vector<offer>& list =
-        entry.kind == offer_kind::reward ? snap.rewards : snap.points_products;
-    unusable.emplace(entry.kind, list[entry.index].id);
+    unusable.emplace(entry.kind, std::string(entry.id));
   }
   const std::vector<std::string> states =
       query.reward_states.value_or(std::vector<std::string>{"redeemable"});

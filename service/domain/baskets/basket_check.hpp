@@ -8,18 +8,12 @@
 
 #include "lq/decimal.hpp"
 #include "lq/instant.hpp"
+#include "lq/offer_ref.hpp"
 #include "lq/qualifier.hpp"
 #include "lq/request.hpp"
 #include "lq/result.hpp"
-#include "model/offer.hpp"
 
 namespace lq::service {
-
-/// An offer a basket asks for, by kind and id.
-struct offer_ref {
-  offer_kind kind = offer_kind::reward;
-  std::string id;
-};
 
 /// How one offer fares on a basket (the first of that kind and id in output order).
 struct offer_check {
@@ -38,8 +32,9 @@ struct basket_check {
   offer_check offer;                       // the offer asked for, if any
 };
 
-/// Evaluates a request read with parse_request once against the engine's snapshot: its base
-/// amount, location and, when `wanted` is given, how that offer fares. 422 without a snapshot.
+/// Evaluates a request read with parse_request against the engine's snapshot: its base amount,
+/// location and, when `wanted` (an lq::offer_ref) is given, how that offer fares
+/// (qualifier::offer_outcome). 422 without a snapshot.
 result<basket_check> check_basket(const qualifier& engine, const basket_request& request,
                                   instant now, const std::optional<offer_ref>& wanted);
 

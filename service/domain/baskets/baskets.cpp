@@ -7,8 +7,8 @@
 #include "domain/purchases/purchase_ledger.hpp"
 #include "lq/json_writer.hpp"
 #include "lq/qualifier.hpp"
+#include "lq/render.hpp"
 #include "lq/request_reader.hpp"
-#include "render/render.hpp"
 
 namespace lq::service {
 
@@ -129,12 +129,8 @@ std::optional<offer_ref> offer_of(const basket_row& row) {
 // A points product in state `unredeemable` is shown (contract 3.2) but never sold.
 bool unredeemable(const qualifier& engine, const offer_ref& selected) {
   if (selected.kind != offer_kind::points_product) return false;
-  const snapshot& snap = engine.current();
-  for (uint32_t global = 0; global < snap.offer_count(); ++global) {
-    const offer& item = snap.offer_at(global);
-    if (item.kind == selected.kind && item.id == selected.id) return !item.redeemable;
-  }
-  return false;
+  const std::optional<offer_view> item = engine.find_offer(selected);
+  return item && !item->redeemable;
 }
 
 bool is_open(const std::string& state) {

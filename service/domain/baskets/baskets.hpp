@@ -12,9 +12,9 @@
 
 #include "domain/accounts/account_cache.hpp"
 #include "domain/baskets/basket_check.hpp"
-#include "domain/caller.hpp"
 #include "domain/baskets/open_baskets.hpp"
 #include "domain/baskets/order_window.hpp"
+#include "domain/caller.hpp"
 #include "domain/service_clock.hpp"
 #include "lq/qualifier.hpp"
 #include "store/store.hpp"

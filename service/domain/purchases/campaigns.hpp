@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "domain/sandbox/fraud_rule.hpp"
 #include "domain/json_document.hpp"
+#include "domain/sandbox/fraud_rule.hpp"
 #include "lq/qualifier.hpp"
 #include "store/store.hpp"
 

@@ -7,13 +7,13 @@
 #include <set>
 #include <sstream>
 
-#include "lq/tzif.hpp"
 #include "domain/accounts/account_snapshot.hpp"
+#include "domain/json_document.hpp"
 #include "domain/purchases/campaigns.hpp"
 #include "domain/sandbox/fraud_rule.hpp"
-#include "domain/json_document.hpp"
 #include "domain/sandbox/test_cards.hpp"
 #include "lq/qualifier.hpp"
+#include "lq/tzif.hpp"
 
 namespace lq::service {
 

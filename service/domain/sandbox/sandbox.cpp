@@ -4,10 +4,10 @@
 #include <map>
 #include <utility>
 
-#include "domain/purchases/campaigns.hpp"
-#include "domain/sandbox/fraud_rule.hpp"
 #include "domain/json_document.hpp"
+#include "domain/purchases/campaigns.hpp"
 #include "domain/purchases/purchase_ledger.hpp"
+#include "domain/sandbox/fraud_rule.hpp"
 #include "domain/sandbox/test_cards.hpp"
 #include "lq/qualifier.hpp"
 

@@ -5,6 +5,7 @@ import {
   diagnostics,
   initQualifier,
   QualifyError,
+  type ExplainEntry,
   type ExplainResult,
   type Forwarded,
   type PointsProductEntity,
@@ -69,6 +70,10 @@ export async function usage(): Promise<void> {
     const codes: string[] = entry.reasons.map((r) => r.code);
     console.log(kind, codes, entry.discount, entry.qualifies);
   }
+  const one: ExplainEntry = q.offerOutcome(request, { kind: 'reward', id: 'rw_welcome5' });
+  console.log(one.qualifies, one.discount);
+  // @ts-expect-error an offer is { kind, id }, not its id alone
+  q.offerOutcome(request, 'rw_welcome5');
 
   try {
     q.setSnapshot({ schema_version: 2 });

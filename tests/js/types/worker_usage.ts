@@ -7,7 +7,7 @@ import {
   type WorkerQualifier,
   type WorkerQualifierOptions,
 } from 'loyalty-qualifier/worker';
-import { HybridQualifier, LoyaltyClient, type QualifyResult, type ExplainResult } from 'loyalty-qualifier';
+import { HybridQualifier, LoyaltyClient, type QualifyResult, type ExplainResult, type ExplainEntry } from 'loyalty-qualifier';
 
 const options: WorkerQualifierOptions = { now: () => new Date(), wasm: new URL('https://example.test/q.wasm') };
 const first: WorkerQualifier = await createQualifierWorker('{"schema_version":1}', options);
@@ -17,6 +17,7 @@ const second = await createQualifierWorker(new TextEncoder().encode('{"schema_ve
 });
 const answer: QualifyResult = await first.qualify({ subtotal: '10.00', items: [{ id: 'a', price: 5 }] });
 const explained: ExplainResult = await second.explain('{}');
+const outcome: ExplainEntry = await second.offerOutcome('{}', { kind: 'points_product', id: 'pp_drip' });
 await second.setSnapshot({ schema_version: 1 });
 const { liveHandles, wasmMemoryBytes }: { liveHandles: number; wasmMemoryBytes: number } = await first.diagnostics();
 await second.dispose();
@@ -43,4 +44,4 @@ try {
 }
 // @ts-expect-error: a misspelt request field is a compile error, as for Qualifier
 await first.qualify({ subtotl: '1' });
-void [answer, explained, liveHandles, wasmMemoryBytes, gone, where];
+void [answer, explained, outcome, liveHandles, wasmMemoryBytes, gone, where];

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "lq/decimal.hpp"
-#include "lq/result.hpp"
 #include "lq/json_reader.hpp"
+#include "lq/result.hpp"
 
 namespace lq {
 
