@@ -92,8 +92,8 @@ export class OrderCheckout {
     const keys = owners.flatMap((owner) => [{ owner, basketId }, { owner, basketId: derived }]);
     let found;
     if (typeof this.#outbox.get === 'function') {
-      found = [];
-      for (const key of keys) found.push(await this.#outbox.get(key));
+      // At once: each is a read of its own (a file, a row), and none depends on another.
+      found = await Promise.all(keys.map((key) => this.#outbox.get(key)));
     } else {
       const wanted = new Set(keys.map(keyOf));
       found = (await this.#outbox.list()).filter((o) => wanted.has(keyOf(o)));

@@ -318,8 +318,10 @@ export function fileOrderOutbox({ directory, staleMs } = {}) {
     },
     get: async (key) => {
       const fs = await nodeFs();
-      for (const name of [await fileNameOf(key), firstLayoutNameOf(key)]) {
-        const entry = name === null ? null : await readEntry(fs, folder, name);
+      // Both layouts' names at once (the current one wins), as list() prefers it.
+      const names = [await fileNameOf(key), firstLayoutNameOf(key)];
+      const entries = await Promise.all(names.map((name) => (name === null ? null : readEntry(fs, folder, name))));
+      for (const entry of entries) {
         const order = entry?.order;
         if (order !== undefined && order.owner === key.owner && order.basketId === key.basketId) return order;
       }

@@ -1,8 +1,33 @@
 // Types of `loyalty-qualifier/service` (web/service/local_service.js): the native local service and
 // the store hub as child processes of a Node process.
 
+/**
+ * How the launcher runs a native program (the local service, the store hub): options both
+ * startLocalService and startStoreHub take.
+ */
+export interface NativeProcessOptions {
+  /** How long to wait for the program to listen before giving up; default 30000; Infinity: no limit. */
+  startTimeoutMs?: number;
+  /** The executable to run; default serviceBinaryPath() (the service) or hubBinaryPath() (the hub). */
+  binary?: string;
+  /** More arguments for the program, passed as given (e.g. ['--max-connections', '64']). */
+  args?: readonly string[];
+  /** A command and its arguments that runs the binary (the binary and its arguments follow). */
+  wrapper?: readonly [string, ...string[]];
+  /** Gets the program's stderr (its log) as it arrives, from the start on. */
+  onStderr?: (chunk: string) => void;
+  /** Aborting it stops the program as stop() does, also while it starts (the start then rejects with the signal's reason). */
+  signal?: AbortSignal;
+  /**
+   * true: the running program keeps this process alive until it exits (a foreground command, as
+   * `loyalty-qualifier serve`). Default false: once it listens it does not, so a harness that
+   * forgets stop() still exits (and the program with it).
+   */
+  keepAlive?: boolean;
+}
+
 /** Options of startLocalService; every one is optional. */
-export interface LocalServiceOptions {
+export interface LocalServiceOptions extends NativeProcessOptions {
   /** A fixture object (written to a temporary file) or the path of a fixture JSON file (passed as given). */
   fixture?: string | object | null;
   /** The SQLite file, created and migrated on start; default ':memory:', a throwaway database. */
@@ -23,24 +48,6 @@ export interface LocalServiceOptions {
   workers?: number;
   /** Where the access log goes: a file (rotated at 10 MiB), '-' (stderr, the default) or 'off'. */
   accessLog?: string;
-  /** How long to wait for the service to listen before giving up; default 30000; Infinity: no limit. */
-  startTimeoutMs?: number;
-  /** The loyalty_service executable to run; default serviceBinaryPath(). */
-  binary?: string;
-  /** More loyalty_service arguments, passed as given (e.g. ['--max-connections', '64']). */
-  args?: readonly string[];
-  /** A command and its arguments that runs the binary (the binary and its arguments follow). */
-  wrapper?: readonly [string, ...string[]];
-  /** Gets the service's stderr (its log) as it arrives, from the start on. */
-  onStderr?: (chunk: string) => void;
-  /** Aborting it stops the service as stop() does, also while it starts (the start then rejects with the signal's reason). */
-  signal?: AbortSignal;
-  /**
-   * true: the running service keeps this process alive until it exits (a foreground command, as
-   * `loyalty-qualifier serve`). Default false: once it listens it does not, so a harness that
-   * forgets stop() still exits (and the service with it).
-   */
-  keepAlive?: boolean;
 }
 
 /** How the service process ended. */
@@ -77,7 +84,7 @@ export function startLocalService(options?: LocalServiceOptions): Promise<LocalS
 export function serviceBinaryPath(): string;
 
 /** Options of startStoreHub (docs/hub.md); storeKey is required. */
-export interface StoreHubOptions {
+export interface StoreHubOptions extends NativeProcessOptions {
   /** The key every call must carry (header Store-Key): 1 to 512 visible ASCII characters, no spaces. */
   storeKey: string;
   /** Default 0: a free port. */
@@ -88,20 +95,6 @@ export interface StoreHubOptions {
   db?: string;
   /** Allow a host beyond loopback (the hub then warns on stderr); default false. */
   exposeOnNetwork?: boolean;
-  /** How long to wait for the hub to listen; default 30000; Infinity: no limit. */
-  startTimeoutMs?: number;
-  /** The loyalty_hub executable to run; default hubBinaryPath(). */
-  binary?: string;
-  /** More loyalty_hub arguments, passed as given (e.g. ['--claim-ttl', '90m', '--access-log', 'off']). */
-  args?: readonly string[];
-  /** A command and its arguments that runs the binary (the binary and its arguments follow). */
-  wrapper?: readonly [string, ...string[]];
-  /** Gets the hub's stderr (its log) as it arrives, from the start on. */
-  onStderr?: (chunk: string) => void;
-  /** Aborting it stops the hub as stop() does, also while it starts. */
-  signal?: AbortSignal;
-  /** true: the running hub keeps this process alive until it exits; default false. */
-  keepAlive?: boolean;
 }
 
 /**

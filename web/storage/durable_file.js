@@ -22,12 +22,11 @@ const DIRECTORY_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EPERM', 'EINVAL', 'ENOTSU
 export async function writeFileDurably(directory, name, text) {
   const fs = await nodeFs();
   const folder = directory.replace(/[\\/]+$/, '');
-  await fs.mkdir(folder, { recursive: true });
   const file = `${folder}/${name}`;
   const temporary = `${file}.${Date.now().toString(36)}${Math.random().toString(36).slice(2)}.tmp`;
   let handle = null;
   try {
-    handle = await fs.open(temporary, 'w', 0o600);
+    handle = await openCreating(fs, folder, temporary);
     await handle.writeFile(text);
     await handle.sync();
     await handle.close();
@@ -39,6 +38,18 @@ export async function writeFileDurably(directory, name, text) {
     throw e;
   }
   await syncDirectory(fs, folder);
+}
+
+// The temporary file, created with the directory when it is missing (the directory is made only
+// then: one system call less on every write).
+async function openCreating(fs, folder, temporary) {
+  try {
+    return await fs.open(temporary, 'w', 0o600);
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+    await fs.mkdir(folder, { recursive: true });
+    return fs.open(temporary, 'w', 0o600);
+  }
 }
 
 async function syncDirectory(fs, folder) {
