@@ -1,7 +1,9 @@
 // `node scripts/check-imports.mjs [DIR]`: fails (exit 1) when the relative imports of the .js and
 // .mjs files under DIR (default web/) form a cycle, and names every cycle found. Static imports,
 // re-exports and dynamic import('...') with a literal specifier all count: a bundler follows
-// each of them. Run by `npm test`.
+// each of them. For DIR kiosk/ it also fails when a module of kiosk/page/ imports from web/ a
+// module that package.json "exports" does not name (the page is built on the package's entry
+// points only, as any user of the package). Run by `npm test` (web, then kiosk).
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -77,19 +79,54 @@ export function importCycles(graph) {
   return cycles;
 }
 
+/** The JS modules package.json "exports" names (every condition), as absolute paths. */
+export function entryModules(packageJsonPath) {
+  const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8'));
+  const base = path.dirname(path.resolve(packageJsonPath));
+  const targets = [];
+  const walk = (value) => {
+    if (typeof value === 'string') targets.push(value);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(pkg.exports);
+  return new Set(targets.filter((t) => /\.m?js$/.test(t) && !t.includes('*')).map((t) => path.resolve(base, t)));
+}
+
+/**
+ * Imports of modules under `pageDir` that reach into `packageDir` past its entry points:
+ * [{ file, target }].
+ */
+export function pageImportsPastEntryPoints(pageDir, packageDir, entries) {
+  const inside = path.resolve(packageDir) + path.sep;
+  const bad = [];
+  for (const [file, targets] of importGraph(path.resolve(pageDir))) {
+    for (const target of targets) {
+      if (target.startsWith(inside) && !entries.has(target)) bad.push({ file, target });
+    }
+  }
+  return bad;
+}
+
 function main(argv) {
   const dir = path.resolve(root, argv[0] ?? 'web');
   const graph = importGraph(dir);
   const cycles = importCycles(graph);
   const edges = [...graph.values()].reduce((n, targets) => n + targets.length, 0);
-  if (cycles.length === 0) {
+  const problems = cycles.map((cycle) => `import cycle: ${cycle.map((f) => path.relative(dir, f)).join(' -> ')}`);
+  let pageRule = '';
+  if (dir === path.join(root, 'kiosk')) {
+    const entries = entryModules(path.join(root, 'package.json'));
+    for (const { file, target } of pageImportsPastEntryPoints(path.join(root, 'kiosk/page'), path.join(root, 'web'), entries)) {
+      problems.push(`${path.relative(root, file)} imports ${path.relative(root, target)}, which is no entry point of the package ("exports" in package.json)`);
+    }
+    pageRule = `; kiosk/page imports the package through its ${entries.size} entry modules only`;
+  }
+  if (problems.length === 0) {
     console.log(`check-imports: no import cycle in ${path.relative(root, dir) || '.'} ` +
-      `(${graph.size} files, ${edges} relative imports)`);
+      `(${graph.size} files, ${edges} relative imports)${pageRule}`);
     return 0;
   }
-  for (const cycle of cycles) {
-    console.error(`check-imports: import cycle: ${cycle.map((f) => path.relative(dir, f)).join(' -> ')}`);
-  }
+  for (const problem of problems) console.error(`check-imports: ${problem}`);
   return 1;
 }
 

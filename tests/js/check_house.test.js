@@ -1,18 +1,14 @@
-// scripts/check-house.mjs (run by `npm test`): each rule fails on a breach it must find and
-// passes what it must allow, on small trees written here; and the checkout holds the page and
-// type rules.
+// scripts/check-house.mjs and the page rule of scripts/check-imports.mjs (run by `npm test`): each
+// rule fails on a breach it must find and passes what it must allow, on small trees written here;
+// and the checkout holds the page and type rules.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import {
-  duplicateDeclarations,
-  entryModules,
-  longModules,
-  pageImportsPastEntryPoints,
-} from '../../scripts/check-house.mjs';
+import { duplicateDeclarations, longModules } from '../../scripts/check-house.mjs';
+import { entryModules, pageImportsPastEntryPoints } from '../../scripts/check-imports.mjs';
 import { root } from './support.js';
 
 function tree(files) {
