@@ -92,22 +92,13 @@ class Qualifier {
 
   /** The qualifying rewards and points products (docs/reference.md#answer) for a basket. */
   qualify(request) {
-    const handle = this.#live();
-    const text = engineInput(request, 'request', 400);
-    const ms = this.#nowMs();
-    const status = this.#call(() => handle.qualify(writeInput(this.#module, handle, text), ms));
-    checkStatus(status, handle);
+    const handle = this.#ask(request, (live, size, ms) => live.qualify(size, ms));
     return decodeQualify(this.#module, handle.indices_address(), this.#entityOf);
   }
 
   /** Every reward and points product with its discount and failing rules (docs/reference.md#explain). */
   explain(request) {
-    const handle = this.#live();
-    const text = engineInput(request, 'request', 400);
-    const ms = this.#nowMs();
-    const status = this.#call(() => handle.explain(writeInput(this.#module, handle, text), ms));
-    checkStatus(status, handle);
-    return decodeExplanation(this.#module, handle.explanation_address(), this.#idOf, this.#rewardCount);
+    return this.#explanation(this.#ask(request, (live, size, ms) => live.explain(size, ms)));
   }
 
   /**
@@ -115,16 +106,9 @@ class Qualifier {
    * explain() entry, computed for that offer alone.
    */
   offerOutcome(request, offer) {
-    const handle = this.#live();
     const { kind, id } = offerRef(offer);
-    const text = engineInput(request, 'request', 400);
-    const ms = this.#nowMs();
-    const status = this.#call(() =>
-      handle.offer_outcome(writeInput(this.#module, handle, text), kind === 'reward' ? 0 : 1, id, ms),
-    );
-    checkStatus(status, handle);
-    return decodeExplanation(this.#module, handle.explanation_address(), this.#idOf, this.#rewardCount)
-      .entries[0];
+    const kindCode = kind === 'reward' ? 0 : 1;
+    return this.#explanation(this.#ask(request, (live, size, ms) => live.offer_outcome(size, kindCode, id, ms))).entries[0];
   }
 
   /** Replaces the snapshot; on error (422) the previous one stays in force. */
@@ -158,6 +142,21 @@ class Qualifier {
 
   #nowMs() {
     return epochMs(this.#clock());
+  }
+
+  // One question about a basket: the request written into the handle, `invoke(handle, size, nowMs)`
+  // run, its status checked (a QualifyError otherwise); returns the handle, whose answer is ready.
+  #ask(request, invoke) {
+    const handle = this.#live();
+    const text = engineInput(request, 'request', 400);
+    const ms = this.#nowMs();
+    const status = this.#call(() => invoke(handle, writeInput(this.#module, handle, text), ms));
+    checkStatus(status, handle);
+    return handle;
+  }
+
+  #explanation(handle) {
+    return decodeExplanation(this.#module, handle.explanation_address(), this.#idOf, this.#rewardCount);
   }
 
   // The offer table of a newly loaded snapshot; entities and ids of the previous one are dropped
