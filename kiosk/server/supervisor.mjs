@@ -30,29 +30,25 @@ function lineWriter(line) {
   };
 }
 
+// Starts `binary` through `launcher` (startLocalService or startStoreHub) on 127.0.0.1, a free
+// port, its log on stderr line by line behind `prefix` (access-log lines only when `verbose`).
+async function launchLogged(launcher, binary, prefix, { verbose = false, ...options }) {
+  const stderr = lineWriter((line) => {
+    if (verbose || !ACCESS_LOG_LINE.test(line)) process.stderr.write(`${prefix}: ${line}\n`);
+  });
+  const started = await launcher({ ...options, binary, port: 0, host: '127.0.0.1', onStderr: (chunk) => stderr.write(chunk) });
+  started.exited.then(() => stderr.flush());
+  return started;
+}
+
 /**
  * Starts the service on 127.0.0.1 (a free port), building it first when stale (or running
  * LQ_SERVICE_BIN as is), and resolves the running service once it prints its base URL
  * (startLocalService's { url, pid, exited, running(), stop() }).
  */
-export async function startService({ db, fixture, processingDelay, now, verbose = false, signal }) {
-  const binary = buildService();
-  const stderr = lineWriter((line) => {
-    if (verbose || !ACCESS_LOG_LINE.test(line)) process.stderr.write(`service: ${line}\n`);
-  });
-  const service = await startLocalService({
-    binary,
-    port: 0,
-    host: '127.0.0.1',
-    db,
-    fixture: fixture || undefined,
-    processingDelay: Number(processingDelay),
-    now: now || undefined,
-    onStderr: (chunk) => stderr.write(chunk),
-    signal,
-  });
-  service.exited.then(() => stderr.flush());
-  return service;
+export async function startService({ db, fixture, processingDelay, now, verbose, signal }) {
+  const options = { db, fixture: fixture || undefined, processingDelay: Number(processingDelay), now: now || undefined, verbose, signal };
+  return launchLogged(startLocalService, buildService(), 'service', options);
 }
 
 /**
@@ -60,22 +56,8 @@ export async function startService({ db, fixture, processingDelay, now, verbose 
  * building it first when stale (or running LQ_HUB_BIN as is); resolves the running hub
  * (startStoreHub's { url, pid, exited, running(), stop() }).
  */
-export async function startHub({ db, storeKey, verbose = false, signal }) {
-  const binary = buildHub();
-  const stderr = lineWriter((line) => {
-    if (verbose || !ACCESS_LOG_LINE.test(line)) process.stderr.write(`hub: ${line}\n`);
-  });
-  const hub = await startStoreHub({
-    binary,
-    port: 0,
-    host: '127.0.0.1',
-    db,
-    storeKey,
-    onStderr: (chunk) => stderr.write(chunk),
-    signal,
-  });
-  hub.exited.then(() => stderr.flush());
-  return hub;
+export async function startHub({ db, storeKey, verbose, signal }) {
+  return launchLogged(startStoreHub, buildHub(), 'hub', { db, storeKey, verbose, signal });
 }
 
 /**
