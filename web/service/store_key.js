@@ -1,9 +1,9 @@
 // The store key (docs/hub.md, "The store key"): at least 128 bits of key material, measured by its
 // length in the smallest alphabet it is written in (32 hex digits, 22 base64 or base64url
 // characters with its `=` padding aside, or 20 visible ASCII characters of any other kind), at
-// most 512 characters, no space or control character. The hub checks the same rule itself
-// (hub/store_key.cpp), with the same words; this copy lets a launcher refuse a key before any
-// process starts.
+// most 512 characters, no space or control character. The hub checks the same rule itself, with
+// the same words (the repository's hub/store_key.cpp); this copy lets a launcher refuse a key
+// before any process starts.
 import { openSync, closeSync, fstatSync, readSync } from 'node:fs';
 
 /** How an operator makes a key: 32 random hex digits. */
