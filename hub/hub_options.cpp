@@ -6,6 +6,7 @@
 
 #include "command_line_numbers.hpp"
 #include "domain/baskets/order_window.hpp"
+#include "hub/store_key.hpp"
 
 namespace lq::hub {
 
@@ -15,14 +16,10 @@ error bad(const std::string& message) {
   return error{2, message};
 }
 
-// A store key: 1 to 512 visible ASCII characters (it travels in a header).
-bool valid_key(const std::string& key) {
-  if (key.empty() || key.size() > 512) return false;
-  for (unsigned char c : key) {
-    if (c <= 0x20 || c >= 0x7f) return false;
-  }
-  return true;
-}
+constexpr const char* kKeyOnCommandLine =
+    "WARNING: --store-key puts the store key on the command line, where every user of this "
+    "machine can read it (ps, /proc/PID/cmdline); give it in LQ_HUB_STORE_KEY or with "
+    "--store-key-file FILE instead";
 
 }  // namespace
 
@@ -60,11 +57,26 @@ result<hub_options> parse_hub_options(const std::vector<std::string>& args,
     result<bool> front = service::read_front_option(name, value, parsed);
     if (!front) return front.err();
     if (*front) continue;
-    if (name == "--store-key") {
-      if (!valid_key(value)) {
-        return bad("--store-key must be 1 to 512 visible ASCII characters (no spaces)");
+    if (name == "--store-key" || name == "--store-key-file") {
+      if (!parsed.store_key.empty()) {
+        return bad("give the store key once: --store-key-file FILE or LQ_HUB_STORE_KEY");
       }
-      parsed.store_key = value;
+      if (name == "--store-key-file") {
+        result<store_key_file> file = read_store_key_file(value);
+        if (!file) return file.err();
+        if (file->others_may_read) {
+          parsed.warnings.push_back("WARNING: " + value +
+                                    " (--store-key-file) is readable by every user of this "
+                                    "machine: chmod 600 it");
+        }
+        parsed.store_key = file->key;
+      } else {
+        if (std::optional<std::string> problem = store_key_problem(value, "--store-key")) {
+          return bad(*problem);
+        }
+        parsed.warnings.emplace_back(kKeyOnCommandLine);
+        parsed.store_key = value;
+      }
     } else if (name == "--claim-ttl") {
       std::optional<int64_t> ttl = service::parse_duration_ms(value);
       if (!ttl || *ttl > kMaxClaimTtlMs) {
@@ -77,13 +89,16 @@ result<hub_options> parse_hub_options(const std::vector<std::string>& args,
   }
   if (std::optional<error> missing = service::missing_front_option(parsed)) return *missing;
   if (parsed.store_key.empty() && environment_key != nullptr && *environment_key != '\0') {
-    if (!valid_key(environment_key)) {
-      return bad("LQ_HUB_STORE_KEY must be 1 to 512 visible ASCII characters (no spaces)");
+    if (std::optional<std::string> problem =
+            store_key_problem(environment_key, "LQ_HUB_STORE_KEY")) {
+      return bad(*problem);
     }
     parsed.store_key = environment_key;
   }
   if (parsed.store_key.empty()) {
-    return bad("--store-key is required (or LQ_HUB_STORE_KEY): every call must carry it");
+    return bad(
+        "the store key is required: LQ_HUB_STORE_KEY in the environment or --store-key-file FILE "
+        "(every call must carry it; make one with: openssl rand -hex 16)");
   }
   if (!is_loopback(parsed.host) && !parsed.expose_on_network) {
     return bad("--host " + parsed.host +
@@ -94,15 +109,18 @@ result<hub_options> parse_hub_options(const std::vector<std::string>& args,
 }
 
 const char* hub_usage() {
-  return "usage: loyalty_hub --port P --db FILE --store-key KEY [--host ADDRESS]\n"
+  return "usage: loyalty_hub --port P --db FILE [--store-key-file FILE] [--host ADDRESS]\n"
          "                   [--expose-on-network] [--claim-ttl DURATION]\n"
          "                   [--access-log FILE|-|off] [--max-connections N]\n"
          "                   [--max-connections-per-peer N] [--workers N]\n"
          "                   [--request-timeout SECONDS]\n"
          "  --port 0 picks a free port; the first line on stdout is the base URL.\n"
          "  --db :memory: uses a throwaway database, removed when the hub stops.\n"
-         "  --store-key KEY: every request must carry it (Store-Key header); LQ_HUB_STORE_KEY\n"
-         "    in the environment may give it instead.\n"
+         "  The store key (every request carries it in its Store-Key header): LQ_HUB_STORE_KEY\n"
+         "    in the environment, or --store-key-file FILE (the file's text, trailing white\n"
+         "    space aside). At least 128 bits: 32 hex digits, 22 base64 characters or 20 other\n"
+         "    visible ASCII characters; make one with: openssl rand -hex 16.\n"
+         "    --store-key KEY still works but warns: other users can read a command line.\n"
          "  --host ADDRESS (default 127.0.0.1); an address beyond loopback needs\n"
          "    --expose-on-network.\n"
          "  --claim-ttl D (default 7d): a claim that asks for no ttl_ms expires after D.\n"

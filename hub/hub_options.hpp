@@ -1,9 +1,10 @@
 // Command line of the store hub:
-//   loyalty_hub --port P --db FILE [--store-key KEY] [--host ADDRESS] [--expose-on-network]
+//   loyalty_hub --port P --db FILE [--store-key-file FILE] [--host ADDRESS] [--expose-on-network]
 //               [--claim-ttl DURATION] [--access-log FILE|-|off] [--max-connections N]
 //               [--max-connections-per-peer N] [--workers N] [--request-timeout SECONDS]
-// The store key may come from the environment (LQ_HUB_STORE_KEY) instead, as the package's
-// launcher passes it, so that it does not show in the process list.
+// The store key comes from the environment (LQ_HUB_STORE_KEY, as the package's launcher passes
+// it) or from a file, so that it does not show in the process list; `--store-key KEY` is still
+// taken, with a warning.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,8 @@ struct hub_options : service::front_options {
   bool expose_on_network = false;
   int64_t claim_ttl_ms = kDefaultClaimTtlMs;
   bool help = false;
+  /// What the command line risks (a key on it, a key file others may read): printed at start.
+  std::vector<std::string> warnings;
 };
 
 /// Parses argv (without the program name); `environment_key`: LQ_HUB_STORE_KEY, or null. Errors

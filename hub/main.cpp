@@ -84,6 +84,9 @@ int main(int argc, char** argv) {
     std::fputs(hub_usage(), stdout);
     return 0;
   }
+  for (const std::string& warning : parsed->warnings) {
+    std::fprintf(stderr, "loyalty_hub: %s\n", warning.c_str());
+  }
   try {
     return serve(*parsed);
   } catch (const std::exception& e) {

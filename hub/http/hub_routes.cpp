@@ -1,12 +1,20 @@
 #include "hub/http/hub_routes.hpp"
 
+#include <chrono>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "http/constant_time.hpp"
+#include "http/failure_brake.hpp"
 #include "http/front_handlers.hpp"
+#include "http/guarded_server.hpp"
 #include "http/http_messages.hpp"
+#include "http/json_media_type.hpp"
 #include "hub/domain/claim_body.hpp"
 #include "hub/domain/claim_json.hpp"
 #include "lq/render.hpp"
@@ -27,12 +35,49 @@ void send_error(httplib::Response& res, const error& e) {
   res.set_content(render_error(e), kJson);
 }
 
+// A request without the right key: 401, or 429 for a client past its failures a second.
+void refuse_key(service::failure_brake& brake, const httplib::Request& req,
+                httplib::Response& res) {
+  const std::string client = service::client_of_address(req.remote_addr);
+  const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::steady_clock::now().time_since_epoch())
+                          .count();
+  const std::optional<int> wait = brake.fail(client, now);
+  if (!wait) return send_error(res, error{401, "the Store-Key header is missing or invalid"});
+  res.set_header("Retry-After", std::to_string(*wait));
+  send_error(res, error{429, "more than " + std::to_string(brake.limits().failures_per_second) +
+                                 " requests a second without the right Store-Key from this "
+                                 "client (" +
+                                 client + "): retry after " + std::to_string(*wait) + " s"});
+}
+
 // The store key, before routing: a request without it learns nothing, not even which paths exist.
-bool admit(const std::string& store_key, const httplib::Request& req, httplib::Response& res) {
+// A client that keeps failing is braked (429), never one that brings the key; then a body must
+// be declared JSON (415), so that a page of another site cannot send one without a preflight.
+bool admit(const std::string& store_key, service::failure_brake& brake, const httplib::Request& req,
+           httplib::Response& res) {
+  const size_t keys = req.get_header_value_count("Store-Key");
+  if (keys > 1) {
+    send_error(res, error{400, "the Store-Key header must be sent once (got " +
+                                   std::to_string(keys) + ")"});
+    return false;
+  }
   const std::optional<std::string_view> presented = service::header(req, "Store-Key");
-  if (presented && service::constant_time_equal(*presented, store_key)) return true;
-  send_error(res, error{401, "the Store-Key header is missing or invalid"});
-  return false;
+  if (!presented || !service::constant_time_equal(*presented, store_key)) {
+    refuse_key(brake, req, res);
+    return false;
+  }
+  // The body is not read yet (routing reads it): the front gives every body a Content-Length.
+  if (req.get_header_value<uint64_t>("Content-Length") > 0) {
+    std::vector<std::string_view> content_types;
+    const auto [first, last] = req.headers.equal_range("Content-Type");
+    for (auto it = first; it != last; ++it) content_types.emplace_back(it->second);
+    if (std::optional<error> problem = service::json_body_problem(content_types)) {
+      send_error(res, *problem);
+      return false;
+    }
+  }
+  return true;
 }
 
 // A points product's position with its own claim counted, while the claim holds.
@@ -70,10 +115,11 @@ void settle_route(httplib::Server& server, const char* path, settlement how,
 }  // namespace
 
 void install_hub_routes(httplib::Server& server, const hub_context& context) {
-  service::install_front_handlers(server,
-                                  [&context](const httplib::Request& req, httplib::Response& res) {
-                                    return admit(context.store_key, req, res);
-                                  });
+  auto brake = std::make_shared<service::failure_brake>();
+  service::install_front_handlers(
+      server, [&context, brake](const httplib::Request& req, httplib::Response& res) {
+        return admit(context.store_key, *brake, req, res);
+      });
 
   server.Post(kClaimsPath, [&context](const httplib::Request& req, httplib::Response& res) {
     result<claim_request> request = read_claim_body(req.body);

@@ -1,5 +1,6 @@
-// The store hub's HTTP face (docs/hub.md): every request carries the store key (Store-Key,
-// compared in constant time; 401 before routing without it), then
+// The store hub's HTTP face (docs/hub.md): every request carries the store key once (Store-Key,
+// compared in constant time; 401 before routing without it, 400 for two, 429 with Retry-After for
+// a client past 10 failures a second) and declares a body as application/json (415), then
 //   POST /hub/claims          claim an offer for a basket (201 granted, 200 repeated, 409 refused)
 //   POST /hub/claims/spend    the basket was billed with its offer (200; 404 no claim; 409)
 //   POST /hub/claims/release  the order was refused or billed without the offer (200; 404; 409)

@@ -23,9 +23,12 @@ export async function serviceIsUp(healthUrl) {
 }
 
 /**
- * A client for one guest; apiBase is absolute or relative to the page ('' = the page's origin).
- * It has LoyaltyClient's methods (qualify, account, accountIfChanged, saveBasket, identity,
- * credentials, accessToken, withCredentials).
+ * A client for one guest; apiBase is absolute or relative to the page ('' = the page's origin),
+ * config.json's api_base. It has LoyaltyClient's methods (qualify, account, accountIfChanged,
+ * saveBasket, identity, credentials, accessToken, withCredentials). A client for another guest's
+ * stored credentials (a queued order's replay) goes to this same apiBase, whatever base URL the
+ * order was stored with: a guest's token and merchant key never leave for an origin the page's
+ * configuration does not name.
  */
 export function createServiceClient({ apiBase = '', healthUrl = null, accessToken, merchantKey }) {
   const baseUrl = new URL(apiBase || '/', window.location.href).href;
@@ -47,6 +50,6 @@ export function createServiceClient({ apiBase = '', healthUrl = null, accessToke
     credentials: () => client.credentials(),
     accessToken: () => client.accessToken(),
     withCredentials: (credentials) =>
-      createServiceClient({ apiBase: credentials.baseUrl, healthUrl, accessToken: credentials.accessToken, merchantKey: credentials.merchantKey }),
+      createServiceClient({ apiBase, healthUrl, accessToken: credentials.accessToken, merchantKey: credentials.merchantKey }),
   };
 }

@@ -5,12 +5,15 @@
 // pending orders or a settled one), 'hub' (the store hub's state).
 //
 // Query parameters: now=RFC3339 (a fixed clock for order times), poll=SECONDS (account refresh
-// period), api=BASE (the API base URL), guest=USER_ID (the initial guest), max_age=SECONDS (age
+// period), guest=USER_ID (the initial guest), max_age=SECONDS (age
 // after which offers are provisional; default 900), retry=SECONDS (first wait before replaying
 // pending orders; default 2), offline=provisional (redeem offers offline, up to $5), worker=off
 // (run the engine on the page's thread; by default it runs in a Web Worker, so that loading a big
 // account never freezes the page), kiosk=N (which kiosk of the store this is; default 1:
-// store_hub.js).
+// store_hub.js). Where the service and the hub are is never a query parameter: a link could point
+// them, and every guest's token and merchant key with them, anywhere. The service is config.json's
+// api_base (the page's server's configuration; empty: the page's own origin), the hub the page's
+// own origin.
 import { HybridQualifier, indexedDbOrderOutbox, indexedDbSnapshotStore } from '../../web/index.js';
 import { startQualifierWorker } from '../../web/worker/worker.js';
 import { Basket } from './basket.js';
@@ -119,7 +122,7 @@ function hybridFor(guest) {
   if (hybrids.has(guest.user_id)) return hybrids.get(guest.user_id);
   const merchant = state.config.merchants[guest.merchant_id];
   const client = createServiceClient({
-    apiBase: params.get('api') ?? state.config.api_base ?? '',
+    apiBase: state.config.api_base ?? '',
     healthUrl: state.config.health_url,
     accessToken: guest.access_token,
     merchantKey: merchant.merchant_key,

@@ -9,11 +9,13 @@ import { UsageError, parseCommandLine } from '../../web/cli/command_line.js';
 import { serviceOptionsFromText } from '../../web/service/service_options.js';
 import { isLoopback } from './bind_address.mjs';
 import { canonicalName } from './host_allowlist.mjs';
+import { canonicalOrigin } from './request_guard.mjs';
 
 export { UsageError };
 
 export const USAGE = `usage: node kiosk/server/main.mjs [--port N (default 8080, 0 = any)] [--host ADDRESS]
-       [--expose-on-network] [--allow-host NAME]... [--db FILE] [--hub-db FILE] [--reset] [--fixture FILE]
+       [--expose-on-network] [--allow-host NAME]... [--allow-origin ORIGIN]... [--db FILE] [--hub-db FILE]
+       [--reset] [--fixture FILE]
        [--processing-delay SECONDS] [--now RFC3339] [--verbose] [--smoke]`;
 
 /** The options for parseCommandLine. */
@@ -22,6 +24,7 @@ const COMMAND_LINE = {
   host: { type: 'string' },
   'expose-on-network': { type: 'boolean' },
   'allow-host': { type: 'string', multiple: true },
+  'allow-origin': { type: 'string', multiple: true },
   db: { type: 'string' },
   'hub-db': { type: 'string' },
   reset: { type: 'boolean' },
@@ -49,7 +52,7 @@ export function hubDbBeside(db) {
 
 /**
  * The command line as options: { port, host, db, hubDb, fixture, processingDelay, now, reset,
- * verbose, smoke, exposeOnNetwork, allowHosts, help }; throws a UsageError naming the option for a bad one
+ * verbose, smoke, exposeOnNetwork, allowHosts, allowOrigins, help }; throws a UsageError naming the option for a bad one
  * (main prints `kiosk: <message>`, then the usage, and exits 2).
  */
 export function parseArgs(argv) {
@@ -72,6 +75,7 @@ export function parseArgs(argv) {
   }
   const { port, host, db, fixture, processingDelay, now } = launch;
   const allowHosts = (values['allow-host'] ?? []).map(allowedHost);
+  const allowOrigins = (values['allow-origin'] ?? []).map(allowedOrigin);
   let hubDb = hubDbBeside(db);
   if (values['hub-db'] !== undefined) {
     try {
@@ -89,7 +93,7 @@ export function parseArgs(argv) {
         'add --expose-on-network to do that anyway',
     );
   }
-  return { ...flags, port, host, db, hubDb, fixture, processingDelay, now, allowHosts };
+  return { ...flags, port, host, db, hubDb, fixture, processingDelay, now, allowHosts, allowOrigins };
 }
 
 /** An --allow-host value: a host name or an IP address, without a port. */
@@ -99,4 +103,13 @@ function allowedHost(value) {
     throw new UsageError(`--allow-host needs a host name or an IP address without a port (got ${JSON.stringify(value)})`);
   }
   return name;
+}
+
+/** An --allow-origin value: an origin (scheme://host[:port], http or https), nothing after it. */
+function allowedOrigin(value) {
+  const origin = canonicalOrigin(value);
+  if (origin === null) {
+    throw new UsageError(`--allow-origin needs an origin such as https://kiosk.example or http://192.0.2.2:8080, without a path (got ${JSON.stringify(value)})`);
+  }
+  return origin;
 }

@@ -8,7 +8,8 @@
 // goes to stderr. The store key is LQ_STORE_KEY from the environment, else a random one per start.
 //
 //   node kiosk/server/main.mjs [--port 8080] [--host 127.0.0.1] [--expose-on-network]
-//                          [--allow-host NAME]... [--db build/demo.db] [--hub-db FILE] [--reset]
+//                          [--allow-host NAME]... [--allow-origin ORIGIN]...
+//                          [--db build/demo.db] [--hub-db FILE] [--reset]
 //                          [--fixture fixtures/demo.json] [--processing-delay 5] [--now RFC3339]
 //                          [--verbose] [--smoke]
 //
@@ -62,6 +63,15 @@ async function main(argv) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  // The store key: LQ_STORE_KEY (at least 128 bits, checked before anything is built or started),
+  // else 192 random bits per start.
+  let storeKey;
+  try {
+    storeKey = process.env.LQ_STORE_KEY ? checkStoreKey(process.env.LQ_STORE_KEY, 'LQ_STORE_KEY') : randomBytes(24).toString('base64url');
+  } catch (e) {
+    process.stderr.write(`kiosk: ${e.message}\n`);
+    return 2;
+  }
   try {
     buildWhatIsMissing();
   } catch (e) {
@@ -69,13 +79,6 @@ async function main(argv) {
       `${e.message}\nkiosk: the build failed (missing system packages? run: bash scripts/ensure-system.sh)`,
     );
     return 1;
-  }
-  let storeKey;
-  try {
-    storeKey = process.env.LQ_STORE_KEY ? checkStoreKey(process.env.LQ_STORE_KEY, 'LQ_STORE_KEY') : randomBytes(24).toString('base64url');
-  } catch (e) {
-    process.stderr.write(`kiosk: ${e.message}\n`);
-    return 2;
   }
   const db = path.resolve(root, options.db);
   const hubDb = options.hubDb === ':memory:' ? ':memory:' : path.resolve(root, options.hubDb);
@@ -100,6 +103,7 @@ async function main(argv) {
     upstream: supervisor.upstream,
     hub: { upstream: hub.upstream, storeKey },
     allowedHosts: options.allowHosts,
+    allowedOrigins: options.allowOrigins,
   });
 
   let done;

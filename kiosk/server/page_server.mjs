@@ -1,6 +1,7 @@
 // The page server: one origin for the kiosk page, its static files, the /api and /hub reverse
-// proxies and the kiosk's health check, answered only under the names it is reached by (host_allowlist.mjs) and
-// shared fairly between its clients (peer_limits.mjs).
+// proxies and the kiosk's health check, answered only under the names it is reached by
+// (host_allowlist.mjs), forwarding writes only from its own page (request_guard.mjs) and shared
+// fairly between its clients (peer_limits.mjs).
 import http from 'node:http';
 import path from 'node:path';
 
@@ -9,6 +10,7 @@ import { createHostAllowlist } from './host_allowlist.mjs';
 import { sendJson } from './json_answer.mjs';
 import { log } from './kiosk_log.mjs';
 import { capConnectionsPerPeer, createRequestGate, peerOf } from './peer_limits.mjs';
+import { createWriteGuard } from './request_guard.mjs';
 import { root } from './repository_root.mjs';
 import { serveStatic } from './static_files.mjs';
 
@@ -64,11 +66,13 @@ const under = (pathname, prefix) => pathname === prefix || pathname.startsWith(`
  * hub: "up" | "down" (only with a hub) }, always 200, so that the page can check them without a
  * failed request in its console. /api and /hub share one request gate (per client and in all).
  * A request whose Host is not its bound address, `localhost` or one of `allowedHosts` gets 421
- * before anything is served.
+ * before anything is served. A write to /api or /hub from another origin than the page's own or
+ * one of `allowedOrigins` gets 403, one whose body is not declared JSON 415 (request_guard.mjs).
  */
-export function createKioskServer({ siteRoot = root, upstream, hub = null, allowedHosts = [] }) {
+export function createKioskServer({ siteRoot = root, upstream, hub = null, allowedHosts = [], allowedOrigins = [] }) {
   const resolvedRoot = path.resolve(siteRoot);
   const gate = createRequestGate();
+  const writes = createWriteGuard(allowedOrigins);
   const toHub = hub === null ? null : hubRoute(hub.storeKey);
   let hosts = createHostAllowlist('localhost', allowedHosts);
   const server = http.createServer(
@@ -91,6 +95,12 @@ export function createKioskServer({ siteRoot = root, upstream, hub = null, allow
           if (hub !== null) health.hub = hub.upstream() === null ? 'down' : 'up';
           sendJson(response, 200, health);
         } else if (under(target.pathname, '/api') || (toHub !== null && under(target.pathname, '/hub'))) {
+          const refused = writes.refusal(request);
+          if (refused !== null) {
+            // Its body is not read: the connection closes after the answer.
+            sendJson(response, refused.status, { code: refused.status, message: refused.message }, { connection: 'close' });
+            return;
+          }
           const peer = peerOf(request.socket);
           const admitted = gate.enter(peer);
           if (admitted.refused) {

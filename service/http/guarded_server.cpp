@@ -80,15 +80,8 @@ std::string peer_address(socket_t sock, int* port) {
   return text;
 }
 
-// The address a connection comes from, as the per-peer cap counts it: an IPv4 client on an IPv6
-// socket (::ffff:127.0.0.1) counts as its IPv4 address.
 std::string peer_key(socket_t sock) {
-  std::string address = peer_address(sock, nullptr);
-  constexpr const char kMapped[] = "::ffff:";
-  if (address.rfind(kMapped, 0) == 0 && address.find('.') != std::string::npos) {
-    address.erase(0, sizeof kMapped - 1);
-  }
-  return address;
+  return client_of_address(peer_address(sock, nullptr));
 }
 
 constexpr size_t kMaxPendingRejections = 1024;
@@ -307,6 +300,14 @@ ssize_t receive(socket_t sock, std::string& buffer, int timeout_ms) {
 }
 
 }  // namespace
+
+std::string client_of_address(std::string address) {
+  constexpr const char kMapped[] = "::ffff:";
+  if (address.rfind(kMapped, 0) == 0 && address.find('.') != std::string::npos) {
+    address.erase(0, sizeof kMapped - 1);
+  }
+  return address;
+}
 
 size_t worker_count(const connection_limits& limits) {
   if (limits.workers > 0) return limits.workers;

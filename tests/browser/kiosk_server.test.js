@@ -3,7 +3,8 @@
 // configured service origin, built from origin + path + query), and hop-by-hop headers are not
 // forwarded in either direction. Against hostile clients: a page of another site reaching it under
 // its own name (DNS rebinding) gets nothing, and one client's slow uploads do not starve the
-// others. The /hub route reaches the real store hub with the store key the server adds. Real
+// others; a page of another origin cannot write through /api or /hub (403), nor send a body not
+// declared JSON (415). The /hub route reaches the real store hub with the store key the server adds. Real
 // sockets on 127.0.0.1 (and 127.0.0.2 as a second client), the real service and hub as upstreams.
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -146,6 +147,80 @@ test('hop-by-hop headers are dropped both ways; the path and query pass unchange
   } finally {
     proxyOf.closeAllConnections?.();
     await new Promise((resolve) => proxyOf.close(resolve));
+  }
+});
+
+/** One request to the kiosk at `url` with `fields` (Host added) and `body`: { status, body, headers }. */
+async function send(url, method, target, fields, body = '', host = new URL(url).host) {
+  const length = body === '' ? [] : [['Content-Length', String(Buffer.byteLength(body))]];
+  const answer = await exchange(url, [requestBytes(method, target, [['Host', host], ...fields, ...length, ['Connection', 'close']], body)]);
+  assert.equal(answer.responses.length, 1, `${method} ${target}: no response (${answer.error?.message ?? 'closed'})`);
+  return answer.responses[0];
+}
+
+test('writes to /api/ and /hub/ from another origin are 403 and a body not declared JSON 415: nothing is forwarded', async () => {
+  const guarded = createKioskServer({
+    upstream: () => recorderUrl,
+    hub: { upstream: () => recorderUrl, storeKey: STORE_KEY },
+    allowedOrigins: ['https://kiosk.example'],
+  });
+  const url = await listenOn(guarded, '127.0.0.1');
+  const own = url;
+  const json = ['Content-Type', 'application/json'];
+  const body = JSON.stringify(rewardClaim('csrf-basket'));
+  try {
+    const before = recordedCount;
+    for (const target of ['/hub/claims', '/hub/claims/release', '/api/baskets']) {
+      // Another port of the same host is another origin; so are a sandboxed page (null) and a lookalike.
+      for (const origin of [`http://127.0.0.1:${Number(new URL(url).port) + 1}`, 'null', `${own}.evil.example`, 'http://localhost', `https://127.0.0.1:${new URL(url).port}`]) {
+        for (const fields of [[['Origin', origin], json], [['Origin', origin], ['Content-Type', 'text/plain']]]) {
+          const answer = await send(url, 'POST', target, fields, body);
+          assert.equal(answer.status, 403, `${target} from ${origin}: ${answer.body}`);
+          const refusal = JSON.parse(answer.body);
+          assert.equal(refusal.code, 403);
+          assert.match(refusal.message, /forwards writes to \/api\/ and \/hub\/ only from its own page/);
+          assert.ok(refusal.message.includes(own), refusal.message);
+        }
+      }
+      // A browser that sends no Origin but says the request comes from another site.
+      for (const site of ['cross-site', 'same-site']) {
+        assert.equal((await send(url, 'POST', target, [['Sec-Fetch-Site', site], json], body)).status, 403, `${target} ${site}`);
+      }
+      // What a page of another site can send without a preflight: text/plain, a form, a multipart body.
+      for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1']) {
+        const answer = await send(url, 'POST', target, [['Content-Type', type]], body);
+        assert.equal(answer.status, 415, `${target} as ${type}: ${answer.body}`);
+        assert.match(JSON.parse(answer.body).message, /must be application\/json/);
+      }
+      assert.equal((await send(url, 'POST', target, [], body)).status, 415, `${target} without a Content-Type`);
+      assert.equal((await send(url, 'PUT', target, [['Origin', 'http://127.0.0.1:1'], json], body)).status, 403);
+      assert.equal((await send(url, 'DELETE', target, [['Origin', 'http://127.0.0.1:1']])).status, 403);
+    }
+    assert.equal(recordedCount, before, 'a refused write reached the upstream');
+
+    // Forwarded: the page's own origin (as its Host names it), an --allow-origin one, a client
+    // that is not a browser (no Origin), a same-origin Sec-Fetch-Site, and every read.
+    let forwarded = 0;
+    const { port } = new URL(url);
+    for (const [fields, host] of [
+      [[['Origin', own], json]],
+      [[['Origin', `http://localhost:${port}`], json], `localhost:${port}`],
+      [[['Origin', 'https://kiosk.example'], ['Content-Type', 'application/json; charset=utf-8']]],
+      [[json]],
+      [[['Sec-Fetch-Site', 'same-origin'], ['Origin', own], json]],
+    ]) {
+      const answer = await send(url, 'POST', '/hub/claims', fields, body, host);
+      assert.equal(answer.status, 200, `${JSON.stringify(fields)}: ${answer.body}`);
+      forwarded += 1;
+      assert.equal(recorded.headers['store-key'], STORE_KEY);
+    }
+    for (const target of ['/hub/claims?merchant_id=m&user_id=u', '/api/account']) {
+      assert.equal((await send(url, 'GET', target, [['Origin', 'http://127.0.0.1:1'], ['Sec-Fetch-Site', 'cross-site']])).status, 200, target);
+      forwarded += 1;
+    }
+    assert.equal(recordedCount, before + forwarded);
+  } finally {
+    await closeServer(guarded);
   }
 });
 
@@ -319,7 +394,7 @@ test('a request body larger than the service takes is refused with 413, and not 
   const url = await listenOn(bodyProxy, '127.0.0.1');
   try {
     const declared = await exchange(url, [requestBytes('POST', '/api/baskets', [
-      ['Host', '127.0.0.1'], ['Content-Length', String(MAX_BODY_BYTES + 1)],
+      ['Host', '127.0.0.1'], ['Content-Type', 'application/json'], ['Content-Length', String(MAX_BODY_BYTES + 1)],
     ])]);
     assert.equal(declared.responses[0]?.status, 413);
     assert.equal(JSON.parse(declared.responses[0].body).code, 413);
@@ -327,7 +402,7 @@ test('a request body larger than the service takes is refused with 413, and not 
     const chunk = 'x'.repeat(64 * 1024);
     const chunks = Array.from({ length: 17 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`);
     const streamed = await exchange(url, [
-      requestBytes('POST', '/api/baskets', [['Host', '127.0.0.1'], ['Transfer-Encoding', 'chunked']]),
+      requestBytes('POST', '/api/baskets', [['Host', '127.0.0.1'], ['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked']]),
       ...chunks,
       '0\r\n\r\n',
     ]);
@@ -335,7 +410,7 @@ test('a request body larger than the service takes is refused with 413, and not 
     assert.equal(recordedCount, before);
     // A body within the limit arrives whole, with its exact length.
     const answer = await exchange(url, [requestBytes('POST', '/api/baskets', [
-      ['Host', '127.0.0.1'], ['Transfer-Encoding', 'chunked'], ['Connection', 'close'],
+      ['Host', '127.0.0.1'], ['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked'], ['Connection', 'close'],
     ]), '5\r\nhello\r\n0\r\n\r\n']);
     assert.equal(answer.responses[0]?.status, 200);
     assert.equal(recordedCount, before + 1);
@@ -358,9 +433,14 @@ test('/hub/ goes to the store hub with the store key added by the server (the cl
       assert.equal(health.status, 200);
       assert.equal((await health.json()).status, 'ok');
     }
+    // Another origin's write, or a text/plain one, never reaches the hub.
+    for (const [headers, status] of [[{ Origin: 'http://127.0.0.1:9', 'Content-Type': 'application/json' }, 403], [{ 'Content-Type': 'text/plain' }, 415]]) {
+      const refused = await fetch(`${url}/hub/claims`, { method: 'POST', headers, body: JSON.stringify(rewardClaim('csrf-basket', { kiosk: 'evil', ttl_ms: 366 * 86_400_000 })) });
+      assert.equal(refused.status, status);
+    }
     const claim = await fetch(`${url}/hub/claims`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', Origin: url },
       body: JSON.stringify(rewardClaim('kiosk-server-basket', { kiosk: 'kiosk-7' })),
     });
     assert.equal(claim.status, 201);

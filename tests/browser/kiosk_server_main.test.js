@@ -33,12 +33,12 @@ after(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** Runs main.mjs with `args`; its stdout and stderr lines are collected as they come. */
-function runKiosk(args) {
+/** Runs main.mjs with `args` (and `env` added); its stdout and stderr lines are collected as they come. */
+function runKiosk(args, env = {}) {
   const proc = spawn(process.execPath, ['kiosk/server/main.mjs', ...args], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, LQ_SERVICE_BIN: serviceBin },
+    env: { ...process.env, LQ_SERVICE_BIN: serviceBin, ...env },
   });
   const kiosk = { proc, stdout: '', stderr: '' };
   running.add(kiosk);
@@ -104,6 +104,21 @@ test('a --host beyond this machine without --expose-on-network: exit 2, a plain 
   const bad = runKiosk(['--allow-host', 'kiosk.lan:8080']);
   assert.equal((await bad.exited).code, 2);
   assert.match(bad.stderr, /^kiosk: --allow-host needs a host name or an IP address without a port/);
+  // So are --allow-origin values that are not an origin.
+  for (const value of ['kiosk.example', 'https://kiosk.example/page', 'null', '*', 'ftp://kiosk.example']) {
+    const origin = runKiosk(['--allow-origin', value]);
+    assert.equal((await origin.exited).code, 2, value);
+    assert.ok(origin.stderr.startsWith(`kiosk: --allow-origin needs an origin such as https://kiosk.example or http://192.0.2.2:8080, without a path (got ${JSON.stringify(value)})\n`), origin.stderr);
+  }
+});
+
+test('an LQ_STORE_KEY weaker than 128 bits: exit 2 saying how to make one, nothing started', { timeout: 120_000 }, async () => {
+  for (const key of ['short', 'q2xA7Zk1b9Pd0Ws-Lm3N_', '0123456789abcdef0123456789abcde', 'a b']) {
+    const kiosk = runKiosk(['--port', '0', '--db', path.join(scratch, 'never.db')], { LQ_STORE_KEY: key });
+    assert.equal((await kiosk.exited).code, 2, kiosk.stderr);
+    assert.equal(kiosk.stdout, '');
+    assert.equal(kiosk.stderr, 'kiosk: LQ_STORE_KEY must be a store key of at least 128 bits: 32 hex digits, 22 base64 characters or 20 other visible ASCII characters (at most 512, no spaces); make one with: openssl rand -hex 16\n');
+  }
 });
 
 test('a bad option or value is a usage error in the words of serve\'s (one parser, one option table): exit 2, nothing started', { timeout: 120_000 }, async () => {

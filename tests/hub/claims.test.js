@@ -1,11 +1,13 @@
 // The store hub over real HTTP on 127.0.0.1 (a real process, a real SQLite file): a reward
 // granted once, a retry answered the same, release and spend, expiry, points held against the
-// newest balance, the store key, bad input naming the field, a SIGKILL that loses no acknowledged
+// newest balance, the store key (once per request, and a brake on clients that keep sending a wrong
+// one), bodies declared JSON, bad input naming the field, a SIGKILL that loses no acknowledged
 // claim, and 64 kiosks racing for one reward.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
+import { exchange, requestBytes } from '../service/raw_http.js';
 import { STORE_KEY, basketOf, hubBinary, hubCall, pointsClaim, rewardClaim, scratchDir, startHub, waitFor } from './harness.js';
 
 const scratch = scratchDir('lq-hub-');
@@ -122,16 +124,89 @@ test('points are held against the newest balance any kiosk reported: 450 beans g
 });
 
 test('every call needs the store key: 401 {code, message} without it or with a wrong one, also on unknown paths', async () => {
-  for (const key of [null, 'wrong-key', `${STORE_KEY}x`, '']) {
+  // Nine failures, and a tenth below: within the brake's 10 a second of one client.
+  for (const key of [null, 'wrong-key', `${STORE_KEY}x`]) {
     for (const [method, route] of [['GET', '/hub/health'], ['POST', '/hub/claims'], ['GET', '/nowhere']]) {
       const res = await hubCall(hub, method, route, { key, body: method === 'POST' ? rewardClaim('k') : undefined });
       assert.equal(res.status, 401, `${method} ${route} with ${key}`);
       assert.deepEqual(res.body, { code: 401, message: 'the Store-Key header is missing or invalid' });
     }
   }
+  assert.equal((await hubCall(hub, 'GET', '/hub/health', { key: '' })).status, 401);
   const health = await hubCall(hub, 'GET', '/hub/health');
   assert.equal(health.status, 200);
   assert.equal(health.body.claim_ttl_ms, 7 * 24 * 3600 * 1000);
+});
+
+/** Raw requests from `localAddress` (another client on loopback), pipelined on one connection. */
+async function rawCalls(localAddress, requests) {
+  const answer = await exchange(hub.url, requests.map(([method, target, fields, body = '']) =>
+    requestBytes(method, target, [['Host', '127.0.0.1'], ...fields, ...(body ? [['Content-Length', String(Buffer.byteLength(body))]] : [])], body)),
+  { responses: requests.length, localAddress });
+  assert.equal(answer.responses.length, requests.length, answer.error?.message ?? 'the hub closed early');
+  return answer.responses;
+}
+
+const healthWith = (key) => ['GET', '/hub/health', [['Store-Key', key]]];
+
+test('a body must be declared application/json: text/plain, a form or none is 415, and nothing is stored', async () => {
+  for (const contentType of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x', 'application/json; charset=iso-8859-1', null]) {
+    const res = await hubCall(hub, 'POST', '/hub/claims', { body: rewardClaim('typed-1', { reward: 'r_typed' }), contentType });
+    assert.equal(res.status, 415, `${contentType}: ${res.text}`);
+    assert.equal(res.body.code, 415);
+    assert.match(res.body.message, /application\/json/);
+    const spend = await hubCall(hub, 'POST', '/hub/claims/release', { body: basketOf('typed-1'), contentType });
+    assert.equal(spend.status, 415);
+  }
+  // The same claim, declared JSON (with or without charset=utf-8): granted, so nothing before it was stored.
+  const granted = await hubCall(hub, 'POST', '/hub/claims', { body: rewardClaim('typed-1', { reward: 'r_typed' }), contentType: 'application/json; charset=utf-8' });
+  assert.equal(granted.status, 201, granted.text);
+  // Two Content-Type fields are refused too, even both JSON.
+  const [twice] = await rawCalls('127.0.0.1', [['POST', '/hub/claims', [['Store-Key', STORE_KEY], ['Content-Type', 'application/json'], ['Content-Type', 'text/plain']], JSON.stringify(rewardClaim('typed-2'))]]);
+  assert.equal(twice.status, 415);
+  assert.match(JSON.parse(twice.body).message, /Content-Type header must be sent once/);
+});
+
+test('the Store-Key header twice is 400, whatever the keys', async () => {
+  for (const keys of [[STORE_KEY, 'wrong'], ['wrong', STORE_KEY], [STORE_KEY, STORE_KEY]]) {
+    const [answer] = await rawCalls('127.0.0.1', [['GET', '/hub/health', keys.map((key) => ['Store-Key', key])]]);
+    assert.equal(answer.status, 400);
+    assert.deepEqual(JSON.parse(answer.body), { code: 400, message: 'the Store-Key header must be sent once (got 2)' });
+  }
+});
+
+test('a client that keeps sending wrong keys gets 429 with Retry-After past 10 a second; the right key is still served, from it too', async () => {
+  // Another client on loopback (127.0.0.2), so that the brake holds no other test back. Wrong keys
+  // are sent in pipelined rounds until the brake answers (bounded): each round is answered in far
+  // less than a second.
+  const statuses = [];
+  let braked = null;
+  for (let round = 0; round < 20 && braked === null; ++round) {
+    const answers = await rawCalls('127.0.0.2', Array.from({ length: 15 }, (_, i) => healthWith(`wrong-${round}-${i}`)));
+    for (const answer of answers) {
+      statuses.push(answer.status);
+      if (answer.status === 429 && braked === null) braked = answer;
+    }
+  }
+  assert.ok(braked, `no 429 after ${statuses.length} wrong keys: ${statuses.join(' ')}`);
+  assert.ok(statuses.indexOf(429) >= 10, `the first 10 failures are 401: ${statuses.join(' ')}`);
+  assert.ok(statuses.every((status) => status === 401 || status === 429), statuses.join(' '));
+  assert.equal(braked.headers['retry-after'], '1');
+  const body = JSON.parse(braked.body);
+  assert.equal(body.code, 429);
+  assert.match(body.message, /more than 10 requests a second without the right Store-Key from this client \(127\.0\.0\.2\)/);
+  // Braked, the same client with the right key is served; its wrong keys stay braked.
+  const [wrong, right, claimed, wrongAgain] = await rawCalls('127.0.0.2', [
+    healthWith('still-wrong'),
+    healthWith(STORE_KEY),
+    ['POST', '/hub/claims', [['Store-Key', STORE_KEY], ['Content-Type', 'application/json']], JSON.stringify(rewardClaim('braked-peer', { reward: 'r_braked' }))],
+    healthWith('still-wrong'),
+  ]);
+  assert.deepEqual([wrong.status, right.status, claimed.status, wrongAgain.status], [429, 200, 201, 429]);
+  // Another client is not braked by it: its wrong key is a 401, its right key a 200.
+  const [other, otherRight] = await rawCalls('127.0.0.3', [healthWith('wrong'), healthWith(STORE_KEY)]);
+  assert.deepEqual([other.status, otherRight.status], [401, 200]);
 });
 
 test('bad input is a 4xx {code, message} naming the field, and changes nothing', async () => {

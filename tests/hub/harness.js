@@ -10,7 +10,8 @@ import { root } from '../service/harness.js';
 
 export { scratchDir, waitFor } from '../service/harness.js';
 
-export const STORE_KEY = 'store-key-for-tests-7f3a';
+/** A store key of the documented strength (128 bits: 32 hex digits, as `openssl rand -hex 16` makes). */
+export const STORE_KEY = '7f3a9c2e5b8d41f0a6c3e9b27d5f1a84';
 const binary = process.env.LQ_HUB_BIN ?? path.join(root, 'build/native/hub/loyalty_hub');
 
 function newestSource() {
@@ -53,16 +54,18 @@ export async function startHub(options = {}) {
 }
 
 /**
- * One hub call. `key`: the Store-Key header (default STORE_KEY; null: none). Resolves
- * { status, body (parsed JSON), text }.
+ * One hub call. `key`: the Store-Key header (default STORE_KEY; null: none); `contentType`: a
+ * body's (default application/json; null: none). Resolves { status, body (parsed JSON), text }.
  */
-export async function hubCall(hub, method, route, { body, raw, key = STORE_KEY } = {}) {
+export async function hubCall(hub, method, route, { body, raw, key = STORE_KEY, contentType = 'application/json' } = {}) {
   const headers = {};
   if (key !== null) headers['Store-Key'] = key;
   let payload;
   if (raw !== undefined) payload = raw;
   else if (body !== undefined) payload = JSON.stringify(body);
-  if (payload !== undefined) headers['Content-Type'] = 'application/json';
+  // fetch gives a string body text/plain of its own; bytes go without a Content-Type.
+  if (payload !== undefined && contentType === null) payload = Buffer.from(payload);
+  else if (payload !== undefined) headers['Content-Type'] = contentType;
   const res = await fetch(hub.url + route, { method, headers, body: payload, signal: AbortSignal.timeout(15_000) });
   const text = await res.text();
   let parsed;

@@ -85,7 +85,11 @@ export function serviceBinaryPath(): string;
 
 /** Options of startStoreHub (docs/hub.md); storeKey is required. */
 export interface StoreHubOptions extends NativeProcessOptions {
-  /** The key every call must carry (header Store-Key): 1 to 512 visible ASCII characters, no spaces. */
+  /**
+   * The key every call must carry (header Store-Key): at least 128 bits (32 hex digits, 22 base64
+   * characters or 20 other visible ASCII characters; at most 512, no spaces), e.g. from
+   * `openssl rand -hex 16`. A weaker one rejects with a TypeError before anything starts.
+   */
   storeKey: string;
   /** Default 0: a free port. */
   port?: number;

@@ -1,11 +1,15 @@
 // startStoreHub(): the store hub (loyalty_hub, docs/hub.md) as a child process, started by the
 // one launcher (native_process.js) as startLocalService() starts the service. Its options share
-// the service's checks for port, host and db (service_options.js); the store key goes to the hub
-// in its environment (LQ_HUB_STORE_KEY), not on its command line, where any user of the machine
-// could read it. Node only; types: web/service/local_service.d.ts.
+// the service's checks for port, host and db (service_options.js); the store key, checked for
+// strength first (store_key.js), goes to the hub in its environment (LQ_HUB_STORE_KEY), not on
+// its command line, where any user of the machine could read it. Node only; types:
+// web/service/local_service.d.ts.
 import { startNativeProcess, processOptions } from './native_process.js';
 import { hubBinaryPath } from './service_binary.js';
 import { SERVICE_OPTIONS, checked } from './service_options.js';
+import { checkStoreKey } from './store_key.js';
+
+export { checkStoreKey } from './store_key.js';
 
 const shared = (key) => SERVICE_OPTIONS.find((option) => option.key === key);
 
@@ -15,14 +19,6 @@ export const HUB_OPTIONS = [
   { ...shared('host'), default: '127.0.0.1' },
   shared('db'),
 ];
-
-/** A store key as the hub takes it: 1 to 512 visible ASCII characters, no spaces. */
-export function checkStoreKey(storeKey, name) {
-  if (typeof storeKey !== 'string' || !/^[\x21-\x7e]{1,512}$/.test(storeKey)) {
-    throw new TypeError(`${name} must be 1 to 512 visible ASCII characters (no spaces); every call to the hub carries it`);
-  }
-  return storeKey;
-}
 
 /**
  * The hub's arguments and environment for launcher options; a TypeError "<caller>: <key> must
@@ -48,7 +44,8 @@ export function hubArguments(options, { caller = 'startStoreHub', extra = [] } =
 }
 
 /**
- * Starts the store hub and resolves once it listens. options: storeKey (required), port (default
+ * Starts the store hub and resolves once it listens. options: storeKey (required, at least 128
+ * bits: store_key.js; a weaker one rejects with a TypeError saying how to make one), port (default
  * 0: a free one), host (default 127.0.0.1; an address beyond loopback needs exposeOnNetwork),
  * db (a SQLite file, default ':memory:': a throwaway database), exposeOnNetwork, and the process
  * options of startLocalService (binary, args, wrapper, onStderr, signal, keepAlive,

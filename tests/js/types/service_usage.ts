@@ -49,10 +49,10 @@ await startLocalService({ mode: 'staging' });
 // @ts-expect-error: a wrapper names at least its command
 await startLocalService({ wrapper: [] });
 
-const hubOptions: StoreHubOptions = { storeKey: 'k', port: 0, host: '127.0.0.1', db: ':memory:' };
+const hubOptions: StoreHubOptions = { storeKey: 'b3e1c7a95d2f48e06a1c9b7d3e5f2a80', port: 0, host: '127.0.0.1', db: ':memory:' };
 const hub = await startStoreHub(hubOptions);
 const hubUrl: string = hub.url;
 await hub.stop();
-await startStoreHub({ storeKey: 'k', host: '0.0.0.0', exposeOnNetwork: true, args: ['--claim-ttl', '90m'] });
+await startStoreHub({ storeKey: 'b3e1c7a95d2f48e06a1c9b7d3e5f2a80', host: '0.0.0.0', exposeOnNetwork: true, args: ['--claim-ttl', '90m'] });
 const hubBinary: string = hubBinaryPath();
 console.log(hubUrl, hubBinary);
