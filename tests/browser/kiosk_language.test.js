@@ -10,8 +10,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import esReasons from '../../web/messages/catalogs/es.js';
-import enReasons from '../../web/messages/catalogs/en.js';
+import esCatalog from '../../web/messages/catalogs/es.js';
+import enCatalog from '../../web/messages/catalogs/en.js';
 import { launchChromium } from '../js/support.js';
 import { ensureWasm, serviceBinary } from '../service/harness.js';
 import { kioskCommand, startKiosk, stopKiosk } from './kiosk_process.js';
@@ -98,9 +98,9 @@ test('the language switch: offers, hints and reasons in Spanish, <html lang>, an
   assert.equal(await page.locator('#status-text').textContent(), 'En línea');
   // The reasons: the Spanish catalog's texts (those without figures), none of the English ones.
   const others = await page.locator('#others').textContent();
-  const plain = (catalog) => Object.values(catalog).filter((text) => !text.includes('{'));
-  assert.ok(plain(esReasons).some((text) => others.includes(text)), `a Spanish reason in: ${others}`);
-  assert.ok(!plain(enReasons).some((text) => others.includes(text)), `no English reason in: ${others}`);
+  const plain = (catalog) => Object.values(catalog.reasons).filter((text) => !text.includes('{'));
+  assert.ok(plain(esCatalog).some((text) => others.includes(text)), `a Spanish reason in: ${others}`);
+  assert.ok(!plain(enCatalog).some((text) => others.includes(text)), `no English reason in: ${others}`);
   assert.equal(await page.locator('button.item[data-id="latte"]').evaluate((b) => b.textContent.includes('personalizar y añadir')), true);
   await page.locator('#others-section summary').click();
   await shoot('language-es.png');
