@@ -55,6 +55,10 @@ test('the service worker precaches every module the kiosk page imports (its engi
   assert.ok(needed.includes(path.join(root, 'web/worker/qualifier_worker.js')), 'the engine worker\'s script is among them');
   assert.ok(needed.includes(path.join(root, 'web/messages/messages.js')), 'the messages entry is among them');
   assert.ok(needed.includes(path.join(root, 'web/messages/messageformat/messageformat.js')), 'the entry\'s formatter is among them');
+  // German and Portuguese are imported only when a guest chooses them, and precached all the same.
+  for (const file of ['kiosk/page/texts/de.js', 'web/messages/catalogs/de.js', 'kiosk/page/texts/pt-BR.js', 'web/messages/catalogs/pt-BR.js']) {
+    assert.ok(needed.includes(path.join(root, file)), `${file} is among them`);
+  }
 });
 
 test('the page\'s modules and the messages entry import no module by bare name (the page has no import map)', () => {
