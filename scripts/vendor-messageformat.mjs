@@ -46,7 +46,7 @@ export async function vendoredText() {
   });
   return `// messageformat ${version} (https://github.com/messageformat/messageformat), Apache License 2.0
 // (LICENSE beside this file): MessageFormat, parseMessage, visit, :number, :integer, :string and the
-// draft :currency, bundled and minified by scripts/vendor-messageformat.mjs. Do not edit: run that script.
+// draft :currency, bundled and minified by the repository's scripts/vendor-messageformat.mjs. Do not edit: run that script.
 ${built.outputFiles[0].text}`;
 }
 

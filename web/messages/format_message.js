@@ -2,7 +2,7 @@
 // as formatReason formats the reason catalogs: the same `messageformat` implementation, the same
 // functions (:number, :integer, :string and :currency), the guest's locale negotiated the same way.
 import { guestLocale } from './guest_locale.js';
-// messageformat's own code, trimmed to what the entry uses (scripts/vendor-messageformat.mjs).
+// messageformat's own code, trimmed to what the entry uses (by a script in the repository's scripts/).
 import { MessageFormat, currency, parseMessage, visit } from './messageformat/messageformat.js';
 
 // :currency is in MessageFormat 2's draft function set: given by name, not the whole draft set.
