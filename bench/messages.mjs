@@ -1,5 +1,6 @@
-// loyalty-qualifier/messages (issue 30): what the entry adds to a page's download and how fast
-// formatReason answers. Run by bench/run.mjs (alone: `npm run bench -- --only messages`); prints
+// loyalty-qualifier/messages (issues 30 and 39): what the entry adds to a page's download (with its
+// three catalogs, with one, and what a language added when asked for costs) and how fast formatReason
+// answers. Run by bench/run.mjs (alone: `npm run bench -- --only messages`); prints
 // one JSON object. bench/README.md, "Messages", says how each figure is measured.
 //
 //   node bench/messages.mjs [--quick]
@@ -20,7 +21,7 @@ async function bundle(entry, keep = CATALOGS) {
   const emptied = {
     name: 'emptied-catalogs',
     setup(build) {
-      build.onLoad({ filter: /web[\\/]messages[\\/]catalogs[\\/]\w+\.js$/ }, (args) =>
+      build.onLoad({ filter: /web[\\/]messages[\\/]catalogs[\\/][\w-]+\.js$/ }, (args) =>
         keep.includes(path.basename(args.path, '.js')) ? undefined : { contents: 'export default {};', loader: 'js' });
     },
   };
@@ -33,8 +34,12 @@ async function bundle(entry, keep = CATALOGS) {
 }
 
 const shipped = await bundle('web/messages/messages.js');
-const oneCatalog = await bundle('web/messages/messages.js', ['fr']);
+// One catalog: each of the three alone (English is the one the entry cannot do without: the
+// reference of addCatalog and the fallback), the largest held to the target.
+const single = Object.fromEntries(await Promise.all(CATALOGS.map(async (c) => [c, (await bundle('web/messages/messages.js', [c])).gzip])));
 const formatterOnly = await bundle('web/messages/messages.js', []);
+// A language a page adds when a guest asks for it: its catalog module alone, minified and gzipped.
+const added = Object.fromEntries(await Promise.all(['de', 'pt-BR'].map(async (c) => [c, (await bundle(`web/messages/catalogs/${c}.js`, [c])).gzip])));
 // The base page: web/index.js as a page bundles it must not reach the messages entry.
 const base = await bundle('web/index.js');
 const baseHasMessages = base.inputs.some((file) => /web[\\/]messages[\\/]|node_modules[\\/]messageformat/.test(file));
@@ -67,7 +72,9 @@ const freshMs = perCall(() => {
 
 process.stdout.write(`${JSON.stringify({
   shippedGzip: shipped.gzip,
-  oneCatalogGzip: oneCatalog.gzip,
+  oneCatalogGzip: Math.max(...Object.values(single)),
+  singleCatalogGzip: single,
+  addedCatalogGzip: added,
   formatterGzip: formatterOnly.gzip,
   baseHasMessages,
   importMs,

@@ -351,10 +351,14 @@ function messagesFigures() {
   log('loyalty-qualifier/messages: bundle sizes and formatReason (bench/messages.mjs, a fresh process)');
   const m = child('messages.mjs', quick ? ['--quick'] : []);
   const kb = (b) => `${(b / 1024).toFixed(1)} KB (${b} B)`;
-  row('messages entry download, gzip -9: as shipped (en + es + fr) / with one catalog (fr) / formatter alone',
-    `${kb(m.shippedGzip)} / ${kb(m.oneCatalogGzip)} / ${kb(m.formatterGzip)}`, '<= 10 KB', m.shippedGzip <= 10 * 1024,
+  const one = m.singleCatalogGzip;
+  row('messages entry download, gzip -9, with one catalog: en / es / fr (the largest held to the target)',
+    `${kb(one.en)} / ${kb(one.es)} / ${kb(one.fr)}`, '<= 10 KB', m.oneCatalogGzip <= 10 * 1024,
+    'messages_one_catalog_gzip_bytes', m.oneCatalogGzip);
+  row('  as shipped (en + es + fr) / formatter alone (no catalog)', `${kb(m.shippedGzip)} / ${kb(m.formatterGzip)}`, '', null,
     'messages_gzip_bytes', m.shippedGzip);
-  results.figures.messages_one_catalog_gzip_bytes = { value: m.oneCatalogGzip, target: '<= 10240', ok: m.oneCatalogGzip <= 10240 };
+  row('  a language added when asked for (addCatalog): de / pt-BR catalog module',
+    `${kb(m.addedCatalogGzip.de)} / ${kb(m.addedCatalogGzip['pt-BR'])}`, '', null, 'messages_added_catalog_gzip_bytes', m.addedCatalogGzip);
   row('  the base page (web/index.js bundled) reaches loyalty-qualifier/messages or messageformat',
     m.baseHasMessages ? 'yes' : 'no', 'no', !m.baseHasMessages, 'messages_in_base_bundle', m.baseHasMessages);
   row('  formatReason: first call of a process / warm, mixed locales (texts memoised) / a new amount each call',

@@ -1,6 +1,6 @@
 // The kiosk page's elements and words: building elements, keeping focus through a re-render,
 // announcing to screen readers, the banner and news line, and how times, dates and counts read.
-import { language, t } from './language.js';
+import { formatLocale, t, textOr } from './language.js';
 import { state } from './state.js';
 
 export const $ = (id) => document.getElementById(id);
@@ -85,19 +85,21 @@ export function renderNews() {
 }
 
 export function time(ms) {
-  return new Date(ms).toLocaleTimeString(language(), { hour: '2-digit', minute: '2-digit' });
+  return new Date(ms).toLocaleTimeString(formatLocale(), { hour: '2-digit', minute: '2-digit' });
 }
 
 /** A date as the merchant's guests read it (in the merchant's time zone when the browser knows it). */
 export function localDate(iso) {
   const options = { month: 'short', day: 'numeric' };
   try {
-    return new Date(iso).toLocaleDateString(language(), { ...options, timeZone: state.snapshot?.merchant?.time_zone });
+    return new Date(iso).toLocaleDateString(formatLocale(), { ...options, timeZone: state.snapshot?.merchant?.time_zone });
   } catch {
-    return new Date(iso).toLocaleDateString(language(), options);
+    return new Date(iso).toLocaleDateString(formatLocale(), options);
   }
 }
 
+/** The merchant's points' name in the page's language (the merchant's own word for one the page has no text for). */
 export function pointsName() {
-  return state.merchant?.points_name ?? 'points';
+  const name = state.merchant?.points_name ?? 'points';
+  return textOr(`points.${name}`, name);
 }

@@ -6,8 +6,19 @@
 import { Basket } from './basket.js';
 import { formatMoney, parseCents } from './money.js';
 import { $, announce, h, handlers, keepFocus, renderBanner, renderNews, showBanner, showNews } from './elements.js';
-import { applyPageTexts, DEFAULT_LANGUAGE, language, loadMessages, t, useLanguage } from './language.js';
-import { recompute, renderOffers, reselect } from './offers_panel.js';
+import {
+  applyPageTexts,
+  DEFAULT_LANGUAGE,
+  language,
+  loadLanguage,
+  loadMessages,
+  needsLoading,
+  t,
+  useLanguage,
+  useStore,
+} from './language.js';
+import { groupName, itemDescription, itemName, modifierName } from './menu_words.js';
+import { recompute, relabel, renderOffers, reselect } from './offers_panel.js';
 import {
   hasModifiers,
   menu,
@@ -37,7 +48,7 @@ function addToBasket(item, modifiers, quantity) {
   state.basket.add(item, modifiers, quantity);
   onBasketChange();
   const count = state.view?.offers.length ?? 0;
-  announce(t('basket.added', { quantity: String(quantity), item: item.name,
+  announce(t('basket.added', { quantity: String(quantity), item: itemName(item),
     subtotal: formatMoney(state.basket.subtotalCents), offers: count }));
 }
 
@@ -56,15 +67,15 @@ function openCustomize(item) {
   const dialog = $('customize');
   const groups = menu().modifier_groups;
   let quantity = 1;
-  $('customize-title').textContent = item.name;
-  $('customize-description').textContent = item.description ?? '';
+  $('customize-title').textContent = itemName(item);
+  $('customize-description').textContent = itemDescription(item);
   $('customize-groups').replaceChildren(...item.modifiers.map((groupId) =>
     h('fieldset', { class: 'modifiers' },
-      h('legend', {}, groupId.replace(/_/g, ' ')),
+      h('legend', {}, groupName(groupId)),
       ...(groups[groupId] ?? []).map((m) =>
         h('label', { class: 'check' },
           h('input', { type: 'checkbox', value: m.id, dataset: { group: groupId } }),
-          h('span', { class: 'name' }, m.name),
+          h('span', { class: 'name' }, modifierName(m)),
           h('span', { class: 'price' }, parseCents(m.price) > 0 ? `+${formatMoney(parseCents(m.price))}` : t('item.free')))))));
   const chosen = () => [...$('customize-groups').querySelectorAll('input:checked')]
     .map((input) => groups[input.dataset.group].find((m) => m.id === input.value));
@@ -119,8 +130,9 @@ async function selectGuest(userId) {
     state.basket.clear();
     state.category = null;
     state.locationUid = null;
+    useStore(state.merchant);
     $('merchant-name').textContent = state.merchant.name;
-    document.title = `Order — ${state.merchant.name}`;
+    renderTitle();
     renderMenu();
   }
   renderLocations();
@@ -133,23 +145,48 @@ async function selectGuest(userId) {
   await refreshAccount();
 }
 
-/** The guest's language: every text on the page made again in it, <html lang> set. */
+function renderTitle() {
+  if (state.merchant) document.title = t('page.title', { merchant: state.merchant.name });
+}
+
+let languageWanted = DEFAULT_LANGUAGE; // the last language asked for: a slower load never overrides it
+
+/**
+ * The guest's language: every text on the page made again in it, <html lang> set. A language the
+ * page does not carry from the start (German, Portuguese) is loaded first: the switch shows the
+ * choice at once, the page follows when it is loaded (unless another was chosen meanwhile).
+ */
 function setLanguage(code) {
-  const changed = useLanguage(code);
-  const radio = document.querySelector(`#language input[value="${language()}"]`);
+  languageWanted = code;
+  const radio = document.querySelector(`#language input[value="${CSS.escape(code)}"]`);
   if (radio) radio.checked = true;
+  if (!needsLoading(code)) {
+    showLanguage(code);
+    return;
+  }
+  loadLanguage(code).catch((e) => console.warn(`the kiosk cannot load the language ${code}: ${e.message}`)).then(() => {
+    if (languageWanted === code) showLanguage(code);
+  });
+}
+
+function showLanguage(code) {
+  const changed = useLanguage(code);
+  const shown = document.querySelector(`#language input[value="${CSS.escape(language())}"]`);
+  if (shown) shown.checked = true;
   if (!changed) return;
   applyPageTexts();
+  renderTitle();
   renderBanner();
   renderNews();
   renderHub();
   if (!state.guest) return;
   renderHandoffs();
+  renderLocations();
   keepFocus($('items'), renderMenu);
   renderBasket();
   renderWallet();
   renderOrders();
-  renderOffers(undefined, { keepTiming: true });
+  relabel();
   renderTotals();
 }
 

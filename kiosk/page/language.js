@@ -1,35 +1,69 @@
-// The page's language: the guest's choice of English, Spanish or French, the page's own texts
-// (texts/*.js, Unicode MessageFormat 2) and the reasons, both formatted by the package's
-// `loyalty-qualifier/messages` entry. That entry (and messageformat behind it) is its own
-// download, loaded once by loadMessages() beside config.json, not part of the base page.
+// The page's language: the guest's choice of English, Spanish, French, German or Brazilian
+// Portuguese, the page's own texts (texts/<language>.js, Unicode MessageFormat 2), the reasons and the
+// offers described, all formatted by the package's `loyalty-qualifier/messages` entry in the
+// guest's language as the store writes it (its region: `es` in a US store reads "$4.75"). That
+// entry is its own download, loaded once by loadMessages() beside config.json, not part of the
+// base page; German and Portuguese (the page's texts and the entry's catalog) only when a guest
+// chooses them.
 import en from './texts/en.js';
 import es from './texts/es.js';
 import fr from './texts/fr.js';
 
 const TEXTS = { en, es, fr };
 
+// The languages loaded only when a guest chooses one: [the page's texts, the entry's catalog].
+const LATER = {
+  de: () => Promise.all([import('./texts/de.js'), import('../../web/messages/catalogs/de.js')]),
+  'pt-BR': () => Promise.all([import('./texts/pt-BR.js'), import('../../web/messages/catalogs/pt-BR.js')]),
+};
+
 /** The switch's languages, each named in its own language. */
 export const LANGUAGES = Object.freeze([
   { code: 'en', name: 'English' },
   { code: 'es', name: 'Español' },
   { code: 'fr', name: 'Français' },
+  { code: 'de', name: 'Deutsch' },
+  { code: 'pt-BR', name: 'Português (Brasil)' },
 ]);
 
 /** The language a new guest starts in. */
 export const DEFAULT_LANGUAGE = 'en';
 
 let current = DEFAULT_LANGUAGE;
+let store = { region: undefined, currency: 'USD' };
 let messages = null; // the loyalty-qualifier/messages module, once loaded
 
-/** Loads the messages entry (its own module graph: the entry and messageformat). */
+/** Loads the messages entry (its own module graph). */
 export async function loadMessages() {
   messages = await import('../../web/messages/messages.js');
 }
 
-/** The page's language: 'en', 'es' or 'fr'. */
+/** Whether `code` is a language the page must load before using it (German, Portuguese, until loaded). */
+export const needsLoading = (code) => Object.hasOwn(LATER, code) && !Object.hasOwn(TEXTS, code);
+
+/** Loads a language the page does not carry from the start: its texts, and the entry's catalog added. */
+export async function loadLanguage(code) {
+  if (!needsLoading(code)) return;
+  const [texts, catalog] = await LATER[code]();
+  messages.addCatalog(code, catalog.default);
+  TEXTS[code] = texts.default;
+}
+
+/** The page's language: a code of LANGUAGES. */
 export const language = () => current;
 
-/** Makes `code` the page's language and sets <html lang>; returns whether it changed. */
+/** The tag the page formats figures with: its language in the store's region ('es' in a US store: 'es-US'). */
+export const formatLocale = () => (store.region ? new Intl.Locale(current, { region: store.region }).toString() : current);
+
+/** The store's currency (ISO 4217). */
+export const storeCurrency = () => store.currency;
+
+/** How the current merchant's store writes: its region and currency (config.json). */
+export function useStore(merchant) {
+  store = { region: merchant?.region, currency: merchant?.currency ?? 'USD' };
+}
+
+/** Makes `code` the page's language (loaded) and sets <html lang>; returns whether it changed. */
 export function useLanguage(code) {
   const next = Object.hasOwn(TEXTS, code) ? code : DEFAULT_LANGUAGE;
   document.documentElement.lang = next;
@@ -38,16 +72,28 @@ export function useLanguage(code) {
   return true;
 }
 
+const options = () => ({ locale: current, region: store.region });
+
 /** One page text in the page's language ({$name} values as the catalog's message reads them). */
 export function t(key, values = {}) {
   const source = TEXTS[current][key] ?? TEXTS.en[key];
   if (source === undefined) throw new Error(`the kiosk page has no text ${key}`);
-  return messages.formatMessage(source, values, { locale: current });
+  return messages.formatMessage(source, values, options());
+}
+
+/** A page text, or `fallback` (the merchant's own word) when the page has none for `key`. */
+export function textOr(key, fallback, values = {}) {
+  return Object.hasOwn(TEXTS[current], key) || Object.hasOwn(TEXTS.en, key) ? t(key, values) : fallback;
 }
 
 /** An explain reason in the page's language (the messages entry's formatReason). */
 export function reasonText(reason) {
-  return messages.formatReason(reason, { locale: current });
+  return messages.formatReason(reason, { ...options(), currency: store.currency });
+}
+
+/** An offer described in the page's language (the messages entry's describeOffer); `names`: { productName, categoryName }. */
+export function describedOffer(record, names) {
+  return messages.describeOffer(record, { ...options(), currency: store.currency, ...names });
 }
 
 /**

@@ -2,7 +2,7 @@
 // binary floating point, and only turned back into text for display and for requests
 // (the package's centsOf and decimalOfCents).
 import { centsOf, decimalOfCents } from '../../web/index.js';
-import { language } from './language.js';
+import { formatLocale, storeCurrency } from './language.js';
 
 /** "4.75", 4.75, "5" -> 475, half up below the cent. Throws for anything that is not a non-negative decimal. */
 export function parseCents(value) {
@@ -14,16 +14,16 @@ export function parseCents(value) {
 /** 475 -> "4.75" (the decimal text the API expects). */
 export const centsToDecimal = decimalOfCents;
 
-// One Intl.NumberFormat per language: the page's amounts are US dollars.
+// One Intl.NumberFormat per (language in the store's region, currency): the store's currency.
 const formats = new Map();
 
-/** 475 -> "$4.75" ("4,75 US$" in Spanish, "4,75 $US" in French); -200 -> "−$2.00". */
+/** 475 -> "$4.75" (in English, and in Spanish in a US store; "4,75 $US" in French there); -200 -> "−$2.00". */
 export function formatMoney(cents) {
-  const tag = language();
-  let format = formats.get(tag);
+  const key = `${formatLocale()} ${storeCurrency()}`;
+  let format = formats.get(key);
   if (format === undefined) {
-    format = new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD' });
-    formats.set(tag, format);
+    format = new Intl.NumberFormat(formatLocale(), { style: 'currency', currency: storeCurrency() });
+    formats.set(key, format);
   }
   // Through the decimal text, never a binary float: Intl.NumberFormat formats a decimal string exactly.
   const text = format.format(centsToDecimal(Math.abs(cents)));

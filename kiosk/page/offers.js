@@ -15,20 +15,25 @@ function recordsById(snapshot) {
   return records;
 }
 
+// The merchant's own words for a record (offer_text.js gives the guest's).
+const ownTexts = (record) => ({ label: record.label || record.id, finePrint: record.fine_print ?? '' });
+
 /**
  * snapshot: the account snapshot; qualified: qualify() of the basket; explained: explain() of
- * the same basket; choice: null (the best), 'none', or an offer id the guest picked.
+ * the same basket; choice: null (the best), 'none', or an offer id the guest picked; textsOf:
+ * a record's { label, finePrint } as the guest reads them.
  */
-export function offerView(snapshot, qualified, explained, choice = null) {
+export function offerView(snapshot, qualified, explained, choice = null, textsOf = ownTexts) {
   const records = recordsById(snapshot);
   const entries = new Map(explained.entries.map((e) => [`${e.kind}:${e.id}`, e]));
   const toOffer = (kind) => (entity) => {
     const entry = entries.get(`${kind}:${entity.id}`);
+    const { label, finePrint } = textsOf(records.get(`${kind}:${entity.id}`) ?? entity);
     return {
       id: entity.id,
       kind,
-      label: entity.label || entity.id,
-      finePrint: entity.fine_print ?? '',
+      label,
+      finePrint,
       discountCents: parseCents(entry?.discount ?? '0'),
       points: kind === 'points_product' ? entity.points : null,
       retireAt: kind === 'reward' ? entity.retire_at : null,
@@ -55,7 +60,7 @@ export function offerView(snapshot, qualified, explained, choice = null) {
   for (const entry of explained.entries) {
     if (entry.qualifies || entry.reasons.some((r) => GONE.has(r.code))) continue;
     const record = records.get(`${entry.kind}:${entry.id}`);
-    const label = record?.label || entry.id;
+    const label = record ? textsOf(record).label : entry.id;
     const belowMinimum = entry.reasons.find((r) => r.code === 'BELOW_MINIMUM');
     if (belowMinimum && entry.reasons.length === 1) {
       hints.push({ id: entry.id, kind: entry.kind, label, remainingCents: parseCents(belowMinimum.remaining) });

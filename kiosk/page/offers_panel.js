@@ -1,9 +1,10 @@
 // The kiosk page's Offers panel: offers are recomputed by the guest's HybridQualifier (the wasm
 // engine in this page) on every change, and shown with what each would save.
 import { $, bannerKey, h, keepFocus, localDate, pointsName, showBanner, time } from './elements.js';
-import { ageText, emphasised, language, reasonText, t } from './language.js';
+import { ageText, emphasised, formatLocale, reasonText, t, textOr } from './language.js';
 import { formatMoney } from './money.js';
 import { offerView } from './offers.js';
+import { offerTexts } from './offer_text.js';
 import { renderTotals } from './render.js';
 import { orderRequest, state } from './state.js';
 
@@ -54,7 +55,7 @@ export async function recompute() {
 export function reselect() {
   if (lastAnswers === null) return;
   const { snapshot, qualified, explained } = lastAnswers;
-  state.view = offerView(snapshot, qualified, explained, state.choice);
+  state.view = offerView(snapshot, qualified, explained, state.choice, offerTexts);
   state.view.provisional = qualified.provisional === true;
   state.view.snapshotAgeMs = qualified.snapshotAgeMs ?? state.hybrid?.snapshotInfo()?.ageMs ?? null;
   renderOffers(undefined, { keepTiming: true });
@@ -132,7 +133,7 @@ export function renderOffers(elapsed, { keepTiming = false } = {}) {
           h('input', { type: 'radio', name: 'offer', value: offer.id, disabled: true,
             dataset: { focusKey: `${offer.kind}:${offer.id}` } }),
           h('span', { class: 'body' },
-            h('span', { class: 'badge unavailable' }, t('offer.notRedeemable', { state: offer.state })),
+            h('span', { class: 'badge unavailable' }, t('offer.notRedeemable', { state: textOr(`state.${offer.state}`, offer.state) })),
             h('span', { class: 'label' }, offer.label),
             h('span', { class: 'detail' }, t('offer.notRedeemableDetail', { amount: formatMoney(offer.discountCents) }))),
           h('span', { class: 'saving' }, '—'))));
@@ -153,8 +154,14 @@ export function renderOffers(elapsed, { keepTiming = false } = {}) {
   $('timing').textContent = lastElapsed === undefined ? '' : t('offers.timing', { ms: milliseconds(lastElapsed) });
 }
 
+/** The Offers panel again in the page's language (a new language: labels, texts and figures). */
+export function relabel() {
+  if (lastAnswers === null) renderOffers(undefined, { keepTiming: true });
+  else reselect();
+}
+
 // "< 0.1" or one decimal, in the page's language ("2,5" in Spanish and French).
 function milliseconds(ms) {
-  const format = new Intl.NumberFormat(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const format = new Intl.NumberFormat(formatLocale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   return ms < 0.1 ? `< ${format.format(0.1)}` : format.format(ms);
 }

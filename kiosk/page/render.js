@@ -2,7 +2,8 @@
 // (offers_panel.js: the Offers panel; status_panels.js: wallet, status and waiting orders).
 import { Basket } from './basket.js';
 import { $, announce, h, handlers, keepFocus } from './elements.js';
-import { t } from './language.js';
+import { t, textOr } from './language.js';
+import { categoryName, itemDescription, itemName, modifierName } from './menu_words.js';
 import { formatMoney, parseCents } from './money.js';
 import { state } from './state.js';
 
@@ -29,12 +30,18 @@ export function renderLocations() {
     uids = [...configured.filter((uid) => known.includes(uid)), ...known.filter((uid) => !configured.includes(uid))];
   }
   if (!uids.includes(state.locationUid)) state.locationUid = uids[0] ?? null;
-  const current = [...select.options].map((o) => o.value).join('\n');
-  if (current !== uids.join('\n')) {
-    select.replaceChildren(...uids.map((uid) => h('option', { value: uid }, names[uid] ?? uid)));
+  // The options again when the locations or the page's language change.
+  const current = [...select.options].map((o) => `${o.value}\u0000${o.textContent}`).join('\n');
+  if (current !== uids.map((uid) => `${uid}\u0000${locationName(uid, names)}`).join('\n')) {
+    select.replaceChildren(...uids.map((uid) => h('option', { value: uid }, locationName(uid, names))));
   }
   select.value = state.locationUid ?? '';
   select.disabled = uids.length === 0;
+}
+
+/** A location's name in the page's language (config.json's name for one the page has no text for). */
+function locationName(uid, names) {
+  return textOr(`location.${uid}`, names[uid] ?? uid);
 }
 
 export function renderHandoffs() {
@@ -71,7 +78,7 @@ export function renderMenu() {
   $('categories').replaceChildren(...categories.map((c) =>
     h('label', {},
       h('input', { type: 'radio', name: 'category', value: c.id, checked: c.id === state.category }),
-      h('span', {}, c.name))));
+      h('span', {}, categoryName(c)))));
   const shown = items.filter((item) => (item.categories ?? []).includes(state.category));
   $('items').replaceChildren(...shown.map((item) =>
     h('li', {},
@@ -83,8 +90,8 @@ export function renderMenu() {
         dataset: { id: item.id, focusKey: `item:${item.id}` },
         onclick: () => handlers.chooseItem(item),
       },
-      h('span', { class: 'name' }, item.name),
-      h('span', { class: 'description' }, item.description ?? ''),
+      h('span', { class: 'name' }, itemName(item)),
+      h('span', { class: 'description' }, itemDescription(item)),
       h('span', { class: 'price' }, formatMoney(parseCents(item.price))),
       h('span', { class: 'visually-hidden' }, `, ${t(hasModifiers(item) ? 'item.customise' : 'item.add')}`),
       h('span', { class: 'add', 'aria-hidden': 'true' }, '+')))));
@@ -97,24 +104,26 @@ export function renderBasket() {
   const lines = $('lines');
   keepFocus(lines, () => {
     lines.replaceChildren(...basket.lines.map((line) => {
-      const modifiers = line.modifiers.map((m) => m.name).join(', ');
+      // The guest's words for the line; the basket keeps the merchant's (what the service is sent).
+      const modifiers = line.modifiers.map(modifierName).join(', ');
+      const name = itemName(line.item);
       const setQuantity = (quantity) => () => {
         basket.setQuantity(line.key, quantity);
         handlers.basketChanged();
-        announce(quantity > 0 ? t('line.quantity', { item: line.item.name, quantity: String(quantity) })
-          : t('line.removed', { item: line.item.name }));
+        announce(quantity > 0 ? t('line.quantity', { item: name, quantity: String(quantity) })
+          : t('line.removed', { item: name }));
       };
       return h('li', { class: 'line', dataset: { key: line.key } },
         h('div', { class: 'what' },
-          h('span', { class: 'name' }, line.item.name),
+          h('span', { class: 'name' }, name),
           modifiers && h('span', { class: 'modifiers' }, modifiers)),
-        h('div', { class: 'stepper', role: 'group', 'aria-label': t('line.quantityOf', { item: line.item.name }) },
+        h('div', { class: 'stepper', role: 'group', 'aria-label': t('line.quantityOf', { item: name }) },
           h('button', { type: 'button', class: 'round', dataset: { focusKey: `less:${line.key}` },
-            'aria-label': t(line.quantity > 1 ? 'line.oneLess' : 'line.remove', { item: line.item.name }),
+            'aria-label': t(line.quantity > 1 ? 'line.oneLess' : 'line.remove', { item: name }),
             onclick: setQuantity(line.quantity - 1) }, line.quantity > 1 ? '−' : '×'),
           h('output', { class: 'quantity' }, String(line.quantity)),
           h('button', { type: 'button', class: 'round', dataset: { focusKey: `more:${line.key}` },
-            'aria-label': t('line.oneMore', { item: line.item.name }), onclick: setQuantity(line.quantity + 1) }, '+')),
+            'aria-label': t('line.oneMore', { item: name }), onclick: setQuantity(line.quantity + 1) }, '+')),
         h('span', { class: 'amount' }, formatMoney(Basket.lineCents(line))));
     }));
   });

@@ -159,11 +159,12 @@ export function guestOfOrder(order) {
     (typeof order.merchantId !== 'string' || g.merchant_id === order.merchantId)) ?? null;
 }
 
-/** The label of an offer ({ kind, id }) in the guest's account snapshot, else its id. */
-export function offerLabel(guest, offer) {
+/** The label of an offer ({ kind, id }) in the guest's account snapshot (`labelOf` its record), else its id. */
+export function offerLabel(guest, offer, labelOf = (record) => record.label) {
   const snapshot = hybrids.get(guest.user_id)?.currentSnapshot() ?? null;
   const records = offer.kind === 'points_product' ? snapshot?.points_products : snapshot?.rewards;
-  return records?.find((r) => r.id === offer.id)?.label || offer.id;
+  const record = records?.find((r) => r.id === offer.id);
+  return (record && labelOf(record)) || offer.id;
 }
 
 /** Starts every configured guest's HybridQualifier: each replays what an earlier run left. */

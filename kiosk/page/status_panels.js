@@ -3,6 +3,7 @@ import { $, h, pointsName, showNews } from './elements.js';
 import { t } from './language.js';
 import { formatMoney, parseCents } from './money.js';
 import { walletOf } from './offers.js';
+import { offerTexts } from './offer_text.js';
 import { renderLocations } from './render.js';
 import { recompute } from './offers_panel.js';
 import { clock, guestOfOrder, offerLabel, state } from './state.js';
@@ -35,7 +36,7 @@ export function snapshotChanged(previous) {
     const known = new Set((previous.rewards ?? []).map((r) => r.id));
     const added = (snapshot.rewards ?? [])
       .filter((r) => !known.has(r.id) && (r.state ?? 'redeemable') === 'redeemable');
-    if (added.length > 0) showNews({ key: 'news.reward', values: { rewards: added.map((r) => r.label || r.id).join(', ') } });
+    if (added.length > 0) showNews({ key: 'news.reward', values: { rewards: added.map((r) => offerTexts(r).label).join(', ') } });
   } else {
     state.pointsDelta = null;
     showNews(null);
@@ -96,7 +97,7 @@ export function renderOrders() {
       offerRefused: outcome.offerRefused ? 'true' : undefined,
     } },
     h('span', { class: 'state' }, settledText(outcome)),
-    outcome.offerRefused && h('span', { class: 'note' }, offerRefusedText(outcome, offerLabel(guest, outcome.offerRefused))),
+    outcome.offerRefused && h('span', { class: 'note' }, offerRefusedText(outcome, offerLabel(guest, outcome.offerRefused, (r) => offerTexts(r).label))),
     h('span', { class: 'what' }, `${guest.name} · ${orderAmount(order)} · ${t('order.short', { id: order.basketId.slice(0, 8) })}`)));
   const attention = state.damaged.length === 0 ? [] : [h('p', { class: 'attention', id: 'orders-attention', role: 'status' },
     t('orders.attention', { count: state.damaged.length }),

@@ -201,10 +201,10 @@ test('bad arguments are clear errors naming what is wrong', () => {
     { name: 'RangeError', message: /currency/ });
 });
 
-test('the catalogs read no variable but remaining, points_needed and currency', async () => {
-  for (const locale of supportedLocales) {
+test('the reason catalogs read no variable but remaining, points_needed and currency', async () => {
+  for (const locale of [...supportedLocales, 'de', 'pt-BR']) {
     const { default: catalog } = await import(`../../web/messages/catalogs/${locale}.js`);
-    for (const [code, source] of Object.entries(catalog)) {
+    for (const [code, source] of Object.entries(catalog.reasons)) {
       for (const [, name] of source.matchAll(/\$(\w+)/g)) {
         assert.ok(['remaining', 'points_needed', 'currency'].includes(name), `${locale} ${code} reads $${name}`);
       }

@@ -1,6 +1,9 @@
 // The kiosk page's own texts in English, in Unicode MessageFormat 2 (formatted by the messages
 // entry's formatMessage; the reasons come from the entry's own catalogs). Amounts arrive formatted.
+// The demo's location and points names are here too (`location.<uid>`, `points.<name>`): the
+// merchant's words for them (config.json) are only the fallback of a name the page has no text for.
 export default {
+  'page.title': 'Order — {$merchant}',
   'page.skip': 'Skip to the menu',
   'setup.title': 'Order setup',
   'setup.guest': 'Guest',
@@ -15,6 +18,10 @@ export default {
   'handoff.pickup': 'Pickup',
   'handoff.curbside': 'Curbside',
   'handoff.delivery': 'Delivery',
+  'location.harbor-downtown': 'Downtown',
+  'location.harbor-airport': 'Airport (Chicago time)',
+  'points.beans': 'beans',
+  'points.crumbs': 'crumbs',
   'menu.title': 'Menu',
   'menu.category': 'Category',
   'item.customise': 'customise and add',
@@ -69,6 +76,7 @@ one {{{$quantity} × {$item} added. Subtotal {$subtotal}. {$offers} offer availa
   'offer.best': 'Best offer',
   'offer.noOffer': 'No offer this time',
   'offer.notRedeemable': 'Not redeemable ({$state})',
+  'state.unredeemable': 'unredeemable',
   'offer.notRedeemableDetail': 'Not redeemable now · would save {$amount}',
   'offer.hint': 'Spend {$amount} more to unlock {$offer}',
   'age.seconds': '{$count} s',

@@ -1,5 +1,6 @@
 // The kiosk page's own texts in French (Unicode MessageFormat 2; the keys of en.js).
 export default {
+  'page.title': 'Commande — {$merchant}',
   'page.skip': 'Aller au menu',
   'setup.title': 'Paramètres de la commande',
   'setup.guest': 'Client',
@@ -14,6 +15,10 @@ export default {
   'handoff.pickup': 'Retrait',
   'handoff.curbside': 'Retrait au volant',
   'handoff.delivery': 'Livraison',
+  'location.harbor-downtown': 'Centre-ville',
+  'location.harbor-airport': 'Aéroport (heure de Chicago)',
+  'points.beans': 'grains',
+  'points.crumbs': 'miettes',
   'menu.title': 'Menu',
   'menu.category': 'Catégorie',
   'item.customise': 'personnaliser et ajouter',
@@ -68,6 +73,7 @@ one {{{$quantity} × {$item} ajouté. Sous-total {$subtotal}. {$offers} offre di
   'offer.best': 'Meilleure offre',
   'offer.noOffer': 'Pas d’offre cette fois',
   'offer.notRedeemable': 'Non utilisable ({$state})',
+  'state.unredeemable': 'bloqué',
   'offer.notRedeemableDetail': 'Non utilisable pour le moment · ferait économiser {$amount}',
   'offer.hint': 'Dépensez encore {$amount} pour débloquer {$offer}',
   'age.seconds': '{$count} s',

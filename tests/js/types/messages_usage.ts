@@ -32,3 +32,32 @@ void pageText;
 void plainText;
 // @ts-expect-error the source is a string
 formatMessage(42);
+
+// The guest's language as the store writes it, offers described, languages added as data (issue 39).
+import {
+  addCatalog,
+  describeOffer,
+  negotiateLocale,
+  type DescribeOfferOptions,
+  type MessageCatalog,
+  type OfferDescription,
+} from 'loyalty-qualifier/messages';
+import german from 'loyalty-qualifier/messages/catalogs/de';
+import portuguese from 'loyalty-qualifier/messages/catalogs/pt-BR';
+
+const added: string = addCatalog('de', german);
+const catalog: MessageCatalog = portuguese;
+addCatalog('pt-BR', catalog);
+const used = negotiateLocale(['pt-PT', 'en']);
+const inUs: string = formatReason(byHand, { locale: 'es', region: 'US', currency: 'USD' });
+const pageInUs: string = formatMessage('{$n :integer}', { n: 2 }, { locale: 'es', region: 'US' });
+const names: DescribeOfferOptions = { locale: 'de', region: 'US', currency: 'EUR', productName: (id) => (id === 'latte' ? 'Milchkaffee' : undefined) };
+const described: OfferDescription = describeOffer({ type: 'item', item_kind: 'free_item', value: 6, products: ['latte'] }, names);
+const fromSnapshot: OfferDescription = describeOffer({ type: 'amount', value: '5.00', minimum: '15.00', maximum: null, label: 'x', points: 150 });
+console.log(added, used, inUs, pageInUs, described.title, described.detail, fromSnapshot.title);
+// @ts-expect-error an offer has a type
+describeOffer({ value: 5 });
+// @ts-expect-error productName names an id
+describeOffer({ type: 'amount', value: 5 }, { productName: 'Latte' });
+// @ts-expect-error a catalog has reasons and offers
+addCatalog('it', { reasons: {} });
