@@ -14,9 +14,9 @@ import { sameJson } from '../storage/json_equality.js';
 import { engineFactory } from '../worker/engine_factory.js';
 import { checkOutbox, checkStore, hybridOptions } from './hybrid_options.js';
 import { StoreHubClient } from '../hub/hub_client.js';
-import { StoreClaims } from '../hub/store_claims.js';
+import { StoreClaims } from '../holds/store_claims.js';
 import { ownerOfSnapshot } from '../orders/order_record.js';
-import { GuestHolds } from './guest_holds.js';
+import { GuestHolds } from '../holds/guest_holds.js';
 import { LocalSnapshot } from './local_snapshot.js';
 
 export { describeAge } from './describe_age.js';

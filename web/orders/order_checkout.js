@@ -8,8 +8,7 @@ import { sameJson } from '../storage/json_equality.js';
 import { checkBasketId, derivedBasketId, newBasketId } from './basket_id.js';
 import { basketIdInUse, describeError, notPlaced, ownerUnknown, queuedOutcome } from './order_outcome.js';
 import { OrderReplay } from './order_replay.js';
-import { UNRESOLVED_OWNER, checkOffer, checkRequest, isGuestsOrder, keyOf, newOrder, requestOf } from './order_record.js';
-import { withholdOffer } from './pending_holds.js';
+import { UNRESOLVED_OWNER, checkOffer, checkRequest, isGuestsOrder, keyOf, newOrder, requestOf, withholdOffer } from './order_record.js';
 
 export class OrderCheckout {
   #outbox;

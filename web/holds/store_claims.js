@@ -4,7 +4,7 @@
 // or billed without the offer) or spends it (billed with it); a release or spend that fails is
 // kept in the snapshot store and retried later. The guest's live claims (cached briefly) tell
 // the local answers what other baskets hold.
-import { experienceOf } from '../hybrid/held_snapshot.js';
+import { experienceOf } from './held_snapshot.js';
 
 const CLAIMS_CACHE_MS = 2_000;
 const SETTLEMENTS_KEY = 'hub-settlements';

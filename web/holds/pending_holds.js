@@ -24,16 +24,3 @@ export function pendingHolds(orders, before = null) {
   }
   return { rewards, pointsProducts };
 }
-
-/** Marks a new order placed without `offer` because it is held (`withheld`: { kind, id, code, message }). */
-export function withholdOffer(order, offer, withheld) {
-  order.requestedOffer = offer;
-  order.withheld = withheld;
-  order.promisedDiscount = '0.00';
-  order.policyApplied = true;
-}
-
-/** The outcome's `withheld` member of an order placed without its held offer ({} otherwise). */
-export function withheldFields(order) {
-  return order.withheld ? { withheld: order.withheld } : {};
-}

@@ -3,7 +3,7 @@
 // snapshot in hand was read (until a refresh brings the service's own state). derive(snapshot)
 // gives the snapshot the engine loads (held_snapshot.js); withheld(entry, offer) says why a
 // checkout may not promise an offer the engine no longer gives.
-import { pendingHolds } from '../orders/pending_holds.js';
+import { pendingHolds } from './pending_holds.js';
 import { heldPoints, heldSnapshot, experienceOf } from './held_snapshot.js';
 
 const HOLD_CODES = new Set(['PENDING_ORDER', 'CLAIMED_ELSEWHERE']);
