@@ -1,13 +1,16 @@
-// A kiosk's side of the store hub (docs/hub.md): with a hub, every redemption holds a claim
-// first, online or not; a claim refused, or a hub that cannot be reached or refuses the kiosk,
-// means the offer is not promised (`withheld`). Settling an order releases its claim (refused,
-// or billed without the offer) or spends it (billed with it); a release or spend that fails is
-// kept in the snapshot store and retried later. The guest's live claims (cached briefly) tell
-// the local answers what other baskets hold.
+// A kiosk's side of the store hub (docs/hub.md): with a hub, every redemption holds a claim first,
+// online or not; a claim refused, or a hub that cannot be reached or refuses the kiosk, means the
+// offer is not promised (`withheld`). Settling an order releases its claim (refused, or billed
+// without the offer) or spends it (billed with it, with the loyalty service's time of a read made
+// after the billing); a settlement the hub does not take is kept (kept_settlements.js) and sent
+// again later. The guest's live claims are known from the last answer, refreshed in the
+// background: a slow or stopped hub never delays a local answer.
 import { experienceOf } from './held_snapshot.js';
 
-const CLAIMS_CACHE_MS = 2_000;
-const SETTLEMENTS_KEY = 'hub-settlements';
+// Live claims older than this are asked for again (in the background) at the next look.
+const CLAIMS_FRESH_MS = 2_000;
+// A claim held by one of these was never granted to this basket: nothing to settle.
+const NOT_CLAIMED = new Set(['PENDING_ORDER', 'CLAIMED_ELSEWHERE', 'INSUFFICIENT_POINTS']);
 
 export const points = (value) => (Number.isFinite(Number(value)) ? Number(value) : 0);
 
@@ -25,28 +28,49 @@ function refusal(offer, answer) {
   return { ...base, code: 'HUB_REFUSED', message: `Not redeemed: the store hub refused the claim (${why}), so no offer is promised.` };
 }
 
+// Whether the hub took a settlement: done, or nothing to do (no claim: 404; settled the other way:
+// 409). Kept for later: no answer, the store key refused, or a hub busy or failing (408, 429, 5xx).
+const taken = (answer) => !answer.unreachable && ![401, 408, 429].includes(answer.status) && answer.status < 500;
+
+const basketBody = (order) => ({ merchant_id: order.merchantId, user_id: order.userId, basket_id: order.derivedFrom?.basketId ?? order.basketId });
+const basketKey = (c) => JSON.stringify([c.merchant_id, c.user_id, c.basket_id]);
+
 export class StoreClaims {
   #hub;
-  #store;
-  #cache = null;
+  #kept;
+  #now;
+  #live = null; // { owner, at, claims, truncated } of the last answer
+  #stale = false;
+  #fetching = null;
+  #lastError = null;
   #retrying = null;
-  #kept = Promise.resolve(); // the kept settlements are read and rewritten one change at a time
+  #again = false;
+  // Baskets whose claims this kiosk gave back and the hub may not know yet: never counted here.
+  #givenBack = new Set();
+  // The spends being kept: serviceTime() waits for them (a read after the billing finds them kept).
+  #keeping = Promise.resolve();
 
-  /** hub: a StoreHubClient; store: the hybrid's snapshot store (where unsettled claims wait). */
-  constructor({ hub, store }) {
+  /** hub: a StoreHubClient; kept: KeptSettlements; now: the clock of ages (epoch ms). */
+  constructor({ hub, kept, now = Date.now }) {
     this.#hub = hub;
-    this.#store = store;
+    this.#kept = kept;
+    this.#now = now;
   }
 
   /**
    * Claims `offer` for basket `basketId` of `me` ({ merchantId, userId }), pricing a points product
-   * from `snapshot` (the service's): null when granted, else the withheld offer.
+   * from `snapshot` (the service's, whose generated_at is when it computed the balance): null when
+   * granted, else the withheld offer.
    */
   async claim(me, basketId, offer, snapshot) {
     const body = { merchant_id: me.merchantId, user_id: me.userId, basket_id: basketId };
     if (offer.kind === 'reward') {
       body.reward_id = offer.id;
     } else {
+      if (typeof snapshot?.generated_at !== 'string') {
+        const message = 'Not redeemed: the account snapshot does not say when the loyalty service computed its balance (generated_at), so its points cannot be claimed and no offer is promised.';
+        return { kind: offer.kind, id: offer.id, code: 'HUB_REFUSED', message };
+      }
       const product = (snapshot.points_products ?? []).find((p) => p?.id === offer.id);
       const experience = experienceOf(snapshot, product);
       const balance = (snapshot.points ?? []).find((p) => p?.points_experience_id === experience)?.balance;
@@ -55,36 +79,79 @@ export class StoreClaims {
         points: Math.max(1, points(product?.points)),
         points_experience_id: experience,
         balance: Math.max(0, Math.trunc(points(balance))),
-        balance_as_of: snapshot.generated_at ?? new Date().toISOString(),
+        balance_as_of: snapshot.generated_at, // the service's time, never this kiosk's clock
       });
     }
     const answer = await this.#hub.claim(body);
-    this.#cache = null;
+    this.#stale = true;
     const state = answer.body?.claim?.state;
     if ((answer.status === 200 || answer.status === 201) && (state === 'held' || state === 'spent')) return null;
     return refusal(offer, answer);
   }
 
-  /** The order settled: its claim is spent (billed with the offer) or released; kept for later when that fails. */
-  async settle(order, outcome) {
-    if (!order.requestedOffer || !order.merchantId || !order.userId) return;
-    // Refused by a hold: no claim was granted. (Withheld because the hub could not answer: a
-    // claim may have been granted all the same, so it is released.)
-    if (['PENDING_ORDER', 'CLAIMED_ELSEWHERE', 'INSUFFICIENT_POINTS'].includes(order.withheld?.code)) return;
-    const billedWithOffer = outcome.status === 'billed' && order.offer && !order.derivedFrom;
-    const body = { merchant_id: order.merchantId, user_id: order.userId, basket_id: order.derivedFrom?.basketId ?? order.basketId };
-    const settlement = billedWithOffer ? { op: 'spend', body: { ...body, billed_at: new Date().toISOString() } } : { op: 'release', body };
-    if (!(await this.#send(settlement))) await this.#change((kept) => [...kept, settlement]);
-    this.#cache = null;
+  /**
+   * The claim of `order`'s basket, whose offer it carried or asked for, is given back: released
+   * now (an order refused, billed without the offer, or never placed), kept when the hub does not
+   * take it. A claim that a hold refused was never granted: nothing to do.
+   */
+  async release(order) {
+    if (!order.requestedOffer || !order.merchantId || !order.userId || NOT_CLAIMED.has(order.withheld?.code)) return;
+    await this.#settleNow({ op: 'release', body: basketBody(order), keptAt: this.#now() });
   }
 
-  /** Sends the settlements kept earlier (in the background; one run at a time). */
+  /**
+   * The order settled: billed with its offer, its claim is spent, once the service's time of a
+   * read made after the billing is known (serviceTime(); kept durably meanwhile); else released.
+   */
+  async settle(order, outcome) {
+    if (!order.requestedOffer || !order.merchantId || !order.userId || NOT_CLAIMED.has(order.withheld?.code)) return;
+    if (outcome.status === 'billed' && order.offer && !order.derivedFrom) {
+      const kept = this.#kept.keep({ op: 'spend', body: basketBody(order), keptAt: this.#now(), billedAt: null }).catch(() => {});
+      this.#keeping = this.#keeping.then(() => kept);
+      this.#stale = true;
+      await kept;
+      return;
+    }
+    await this.release(order);
+  }
+
+  /**
+   * A read of the account that started at `readStartedAt` (this device's clock) answered a
+   * snapshot generated at `generatedAt` (the service's clock, or null when it does not say): every
+   * spend kept before that read was billed before the service computed it, so generatedAt is its
+   * billed_at (without one, the hub's own time). Then the kept settlements are sent.
+   */
+  async serviceTime(generatedAt, readStartedAt) {
+    await this.#keeping;
+    try {
+      for (const { settlement } of await this.#kept.list()) {
+        if (settlement.op !== 'spend' || settlement.billedAt !== null || !(settlement.keptAt <= readStartedAt)) continue;
+        await this.#kept.keep({ ...settlement, billedAt: typeof generatedAt === 'string' ? generatedAt : undefined });
+      }
+    } catch {
+      // Unreadable now: the next read tries again.
+    }
+    return this.retry();
+  }
+
+  /** Sends the kept settlements whose billing time is known (in the background; one run at a time, again when asked meanwhile). */
   retry() {
-    this.#retrying ??= this.#change(async (kept) => {
-      const left = [];
-      for (const settlement of kept) if (!(await this.#send(settlement))) left.push(settlement);
-      return left;
-    })
+    if (this.#retrying !== null) {
+      this.#again = true;
+      return this.#retrying;
+    }
+    this.#retrying = (async () => {
+      do {
+        this.#again = false;
+        for (const { key, settlement } of await this.#kept.list()) {
+          if (settlement.op === 'spend' && settlement.billedAt === null) continue; // waits for the service's time
+          if (settlement.op === 'release') this.#givenBack.add(basketKey(settlement.body));
+          if (!taken(await this.#send(settlement))) continue;
+          await this.#kept.forget(key);
+          this.#givenBack.delete(basketKey(settlement.body));
+        }
+      } while (this.#again);
+    })()
       .catch(() => {})
       .finally(() => {
         this.#retrying = null;
@@ -93,47 +160,60 @@ export class StoreClaims {
   }
 
   /**
-   * The guest's live claims at the hub (`me`: { owner, merchantId, userId }), cached briefly; null
-   * when the hub cannot tell (the local answers then count the device's own orders only).
+   * The guest's live claims at the hub as last known (`me`: { owner, merchantId, userId }), at
+   * once; null when none is known yet. Asked again in the background when older than 2 s (or
+   * changed by this kiosk since), one request at a time, bounded by the hub's timeoutMs.
    */
-  async live(me) {
-    const now = Date.now();
-    if (this.#cache === null || this.#cache.user !== me.owner || now - this.#cache.at > CLAIMS_CACHE_MS) {
-      const answer = await this.#hub.claims(me.merchantId, me.userId);
-      this.#cache = { user: me.owner, at: now, claims: answer.status === 200 && Array.isArray(answer.body?.claims) ? answer.body.claims : null };
+  cached(me) {
+    const mine = this.#live?.owner === me.owner;
+    if (!mine || this.#stale || this.#now() - this.#live.at > CLAIMS_FRESH_MS) this.#refresh(me);
+    if (!mine) return null;
+    return this.#givenBack.size === 0 ? this.#live.claims : this.#live.claims.filter((c) => !this.#givenBack.has(basketKey(c)));
+  }
+
+  /** { ageMs, refreshing, truncated, lastError } of the live claims (ageMs null: none known yet). */
+  diagnostics(me) {
+    const mine = me !== null && this.#live?.owner === me.owner;
+    return {
+      ageMs: mine ? this.#now() - this.#live.at : null,
+      refreshing: this.#fetching !== null,
+      truncated: mine ? this.#live.truncated : false,
+      lastError: this.#lastError,
+    };
+  }
+
+  #refresh(me) {
+    if (this.#fetching !== null) return;
+    this.#stale = false;
+    const askedAt = this.#now();
+    this.#fetching = this.#hub
+      .claims(me.merchantId, me.userId)
+      .then((answer) => {
+        if (answer.status === 200 && Array.isArray(answer.body?.claims)) {
+          this.#live = { owner: me.owner, at: askedAt, claims: answer.body.claims, truncated: answer.body.truncated === true };
+          this.#lastError = null;
+        } else {
+          // The last claims known stay in use (their age says how old they are).
+          this.#lastError = answer.message ?? `the store hub answered ${answer.status}: ${answer.body?.message ?? 'no message'}`;
+        }
+      })
+      .finally(() => {
+        this.#fetching = null;
+      });
+  }
+
+  async #settleNow(settlement) {
+    this.#stale = true;
+    // Given back: this kiosk's local answers stop counting it at once, whenever the hub hears of it.
+    if (settlement.op === 'release') this.#givenBack.add(basketKey(settlement.body));
+    if (taken(await this.#send(settlement))) {
+      this.#givenBack.delete(basketKey(settlement.body));
+      return;
     }
-    return this.#cache.claims;
+    await this.#kept.keep(settlement).catch(() => {}); // best effort: an unsettled claim expires after its TTL anyway
   }
 
-  async #send({ op, body }) {
-    const answer = await this.#hub[op](body);
-    // Kept for later: no answer, the store key refused, or a hub busy or failing (408, 429, 5xx).
-    // Else done, or nothing to do: no claim (404), or already settled the other way (409).
-    return !answer.unreachable && ![401, 408, 429].includes(answer.status) && answer.status < 500;
-  }
-
-  // Rewrites the kept settlements with `update(kept)` (sync or async), after every change begun
-  // before it: a settlement kept while a retry runs is never written over. They are kept in the
-  // snapshot store as an entry of its own shape ({ snapshot, savedAt }), under a key of this kiosk.
-  #change(update) {
-    const key = `${SETTLEMENTS_KEY}:${this.#hub.kioskId}`;
-    const run = this.#kept.then(async () => {
-      let kept = [];
-      try {
-        const stored = (await this.#store.load(key))?.snapshot?.settlements;
-        if (Array.isArray(stored)) kept = stored;
-      } catch {
-        // Unreadable: nothing kept (an unsettled claim expires at the hub after its time to live).
-      }
-      const next = await update(kept);
-      if (next.length === 0 && kept.length === 0) return;
-      try {
-        await this.#store.save(key, { snapshot: { settlements: next }, savedAt: Date.now() });
-      } catch {
-        // Best effort: an unsettled claim expires at the hub after its time to live anyway.
-      }
-    });
-    this.#kept = run.catch(() => {});
-    return run;
+  #send({ op, body, billedAt }) {
+    return op === 'spend' ? this.#hub.spend(billedAt ? { ...body, billed_at: billedAt } : body) : this.#hub.release(body);
   }
 }

@@ -1,6 +1,7 @@
 // The order outbox in IndexedDB (browsers and workers): one record per order, every write committed
-// before its promise resolves, damaged records moved aside in the same object store, the replay
-// lock through navigator.locks.
+// before its promise resolves, damaged records moved aside in the same object store, a guest's
+// orders read through a key range, the lock of a guest's orders through navigator.locks, and a
+// note on a BroadcastChannel per write so that every tab knows when a guest's orders changed.
 import { indexedDbObjectStore } from '../storage/indexed_db_store.js';
 import { byQuarantineTime, bySequence, checkOrder, orderProblem, randomTag } from './outbox_entry.js';
 import { webLock } from './outbox_lock.js';
@@ -31,15 +32,44 @@ const keyText = (key) => {
  * Orders in an IndexedDB object store (default database "loyalty-qualifier-orders", store
  * "orders", key [owner, basketId]); every write is committed before the promise resolves. A record
  * that is not an order moves, in one transaction, to a quarantine key in the same store.
- * exclusive(fn) holds navigator.locks' "loyalty-qualifier-outbox:<databaseName>/<storeName>".
+ * listOwner(owner) reads the key range [owner, ...] only. exclusive(fn, { owner }) holds
+ * navigator.locks' "loyalty-qualifier-outbox:<databaseName>/<storeName>:<owner>" (without an
+ * owner: "loyalty-qualifier-outbox:<databaseName>/<storeName>"). changeStamp(owner) changes with
+ * every write of this object and, through the BroadcastChannel of the same name, of every other
+ * tab or worker of the origin (a note arrives a moment after the other's write).
  */
 export function indexedDbOrderOutbox({
   indexedDB = globalThis.indexedDB,
   databaseName = 'loyalty-qualifier-orders',
   storeName = 'orders',
+  IDBKeyRange: keyRanges = globalThis.IDBKeyRange,
 } = {}) {
   const { run, transact, close } = indexedDbObjectStore({ indexedDB, databaseName, storeName, durability: 'strict', owner: 'indexedDbOrderOutbox' });
-  const lock = webLock(`loyalty-qualifier-outbox:${databaseName}/${storeName}`);
+  const name = `loyalty-qualifier-outbox:${databaseName}/${storeName}`;
+  const locks = new Map();
+  const lockOf = (owner) => {
+    if (!locks.has(owner)) locks.set(owner, webLock(owner === '' ? name : `${name}:${owner}`));
+    return locks.get(owner);
+  };
+  // owner -> changes seen (this object's writes and the other tabs' notes).
+  const changes = new Map();
+  const changed = (owner) => changes.set(owner, (changes.get(owner) ?? 0) + 1);
+  let channel = null;
+  // Opened on first use (and again after close()), where the platform has BroadcastChannel.
+  const notes = () => {
+    if (channel === null && typeof globalThis.BroadcastChannel === 'function') {
+      channel = new BroadcastChannel(name);
+      channel.onmessage = (event) => {
+        if (typeof event.data?.owner === 'string') changed(event.data.owner);
+      };
+      channel.unref?.(); // Node: a channel never keeps the process alive
+    }
+    return channel;
+  };
+  const wrote = (owner) => {
+    changed(owner);
+    notes()?.postMessage({ owner });
+  };
   const quarantine = (key, reason) =>
     transact('readwrite', (store) => {
       const request = store.get(key);
@@ -54,8 +84,8 @@ export function indexedDbOrderOutbox({
       };
       return () => {};
     });
-  const list = async () => {
-    const [keys, values] = await run('readonly', (store) => [store.getAllKeys(), store.getAll()]);
+  const list = async (range = undefined) => {
+    const [keys, values] = await run('readonly', (store) => [store.getAllKeys(range), store.getAll(range)]);
     const orders = [];
     for (let i = 0; i < keys.length; i += 1) {
       if (isQuarantineKey(keys[i])) continue;
@@ -68,12 +98,20 @@ export function indexedDbOrderOutbox({
   return {
     kind: 'indexedDB',
     list,
+    // Every key [owner, basketId] lies between [owner] and [owner, []] (an array sorts after every string).
+    listOwner: (owner) => (typeof keyRanges?.bound === 'function' ? list(keyRanges.bound([owner], [owner, []])) : list().then((all) => all.filter((o) => o.owner === owner))),
+    changeStamp: (owner) => {
+      notes(); // listening from the first look on
+      return changes.get(owner) ?? 0;
+    },
     put: async (order) => {
       const checked = checkOrder(order);
       await run('readwrite', (store) => store.put(checked, [checked.owner, checked.basketId]));
+      wrote(checked.owner);
     },
     remove: async (order) => {
       await run('readwrite', (store) => store.delete([order.owner, order.basketId]));
+      wrote(order.owner);
     },
     get: async ({ owner, basketId }) => {
       const [value] = await run('readonly', (store) => [store.get([owner, basketId])]);
@@ -94,8 +132,12 @@ export function indexedDbOrderOutbox({
       }
       return found.sort(byQuarantineTime);
     },
-    exclusive: (fn) => lock.exclusive(fn),
-    /** Closes the database connection (it reopens on the next use). */
-    close,
+    exclusive: (fn, { owner = '' } = {}) => lockOf(owner).exclusive(fn),
+    /** Closes the database connection (it reopens on the next use) and the change notes' channel. */
+    close: async () => {
+      channel?.close();
+      channel = null;
+      await close();
+    },
   };
 }
