@@ -225,11 +225,12 @@ export class HybridQualifier {
   }
 
   // An order was decided: the holds know (billed with its offer, it stays held until the
-  // service's snapshot after it is in hand: a refresh now, in the background).
+  // service's snapshot after it is in hand: a refresh now, in the background). An order that asked
+  // for no offer changed nothing the holds count: no refresh for it.
   #settled(order, outcome) {
     this.#holds.settled(order, outcome);
     this.#holds.claims?.retry();
-    if (this.#disposed) return;
+    if (this.#disposed || !order.requestedOffer) return;
     if (this.#settleRefresh !== null) {
       this.#settleAgain = true; // refreshed again once the running refresh ends
       return;

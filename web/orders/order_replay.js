@@ -19,6 +19,9 @@ export class OrderReplay {
   #backoff;
   #running = null;
   #timer = null;
+  // The last replay left nothing waiting, and no turn since left an order queued: nothing for a
+  // replay in the background to do after a checkout.
+  #clean = false;
   #disposed = false;
   #onOnline = () => this.#replaySoon(0);
 
@@ -88,8 +91,9 @@ export class OrderReplay {
   async decide(order, lease, { recorded = false } = {}) {
     const ctx = { lease, clients: new Map(), unanswered: new Map(), lost: false, recorded };
     const { outcome } = await this.#attempt.turn(order, ctx);
+    if (outcome.status === 'queued') this.#clean = false;
     if (outcome.status === 'queued' && !ctx.lost) this.#replaySoon(this.#backoff.failed(Date.now()));
-    else if (this.#backoff.ready(Date.now())) this.#replaySoon(0); // the others, in the background
+    else if (!this.#clean && this.#backoff.ready(Date.now())) this.#replaySoon(0); // the others, in the background
     return outcome;
   }
 
@@ -159,6 +163,7 @@ export class OrderReplay {
     }
     clearTimeout(this.#timer);
     this.#timer = null;
+    this.#clean = !retry && !lost;
     if (!retry) {
       this.#backoff.succeeded();
     } else if (!this.#disposed && !lost) {

@@ -58,13 +58,11 @@ const queues = new Map();
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // This boot of this machine (Linux), so that a holder of an earlier boot whose pid is now
-// another process's is known to be gone; null elsewhere.
-async function bootId(fs) {
-  try {
-    return (await fs.readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
-  } catch {
-    return null;
-  }
+// another process's is known to be gone; null elsewhere. Read once.
+let thisBoot = null;
+function bootId(fs) {
+  thisBoot ??= fs.readFile('/proc/sys/kernel/random/boot_id', 'utf8').then((text) => text.trim(), () => null);
+  return thisBoot;
 }
 
 function isAlive(pid) {
@@ -157,7 +155,12 @@ async function acquire(path, parent, staleMs) {
   const boot = await bootId(fs);
   const token = unique();
   let wait = 5;
+  // When the directory was made, on the wall clock and on the monotonic one (below: held()).
+  let madeAt;
+  let madeAtMono;
   for (;;) {
+    madeAt = Date.now();
+    madeAtMono = performance.now();
     try {
       await fs.mkdir(path);
       break;
@@ -184,7 +187,10 @@ async function acquire(path, parent, staleMs) {
   const heartbeat = setInterval(touch, Math.max(10, Math.floor(staleMs / 3)));
   heartbeat.unref?.();
   // Whether the directory still names this holder (not taken over while this process stalled).
+  // Within half a lease of making it, by both clocks (a stop, a suspend or a clock step shows on
+  // one of them), nobody can have taken it over yet: no read needed.
   const held = async () => {
+    if (Date.now() - madeAt < staleMs / 2 && performance.now() - madeAtMono < staleMs / 2) return true;
     try {
       return JSON.parse(await fs.readFile(`${path}/${HOLDER}`, 'utf8'))?.token === token;
     } catch {
