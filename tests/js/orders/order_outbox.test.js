@@ -509,7 +509,7 @@ describe('the IndexedDB outbox in Chromium', { skip: !existsSync(CHROMIUM) && 'n
     if (server) await new Promise((resolve) => server.close(resolve));
   });
 
-  test('quarantines records that are not orders, and exclusive() is one holder across two pages', { timeout: 180_000 }, async () => {
+  test('quarantines records that are not orders, exclusive() is one holder across two pages, listOwner() reads one guest, and a write in one page moves the other\'s changeStamp()', { timeout: 180_000 }, async () => {
     const log = [];
     server = http.createServer((request, response) => {
       const url = new URL(request.url, 'http://localhost');
@@ -605,5 +605,24 @@ describe('the IndexedDB outbox in Chromium', { skip: !existsSync(CHROMIUM) && 'n
     const lines = log;
     assert.equal(lines.length, 40);
     for (let i = 0; i < lines.length; i += 2) assert.equal(lines[i + 1], `end ${lines[i].slice(6)}`, `line ${i + 2}`);
+
+    // One guest's orders by key range; the other tab's write moves this tab's change stamp.
+    await pages[1].evaluate(async () => {
+      const { indexedDbOrderOutbox } = await import('/web/orders/order_outbox.js');
+      globalThis.watching = indexedDbOrderOutbox({ databaseName: 'lq-outbox-test' });
+      globalThis.before = await globalThis.watching.changeStamp('["m","u"]');
+    });
+    const listed = await pages[0].evaluate(async () => {
+      const { indexedDbOrderOutbox } = await import('/web/orders/order_outbox.js');
+      const outbox = indexedDbOrderOutbox({ databaseName: 'lq-outbox-test' });
+      await outbox.put({ owner: '["m","u"]', basketId: 'b-3', sequence: 5, body: { id: 'b-3' } });
+      await outbox.put({ owner: '["m","other"]', basketId: 'b-4', sequence: 6, body: { id: 'b-4' } });
+      const mine = (await outbox.listOwner('["m","u"]')).map((o) => o.basketId);
+      const theirs = (await outbox.listOwner('["m","other"]')).map((o) => o.basketId);
+      await outbox.close();
+      return { mine, theirs };
+    });
+    assert.deepEqual(listed, { mine: ['b-1', 'b-2', 'b-3'], theirs: ['b-4'] });
+    await pages[1].waitForFunction(async () => (await globalThis.watching.changeStamp('["m","u"]')) !== globalThis.before, null, { timeout: 30_000 });
   });
 });
