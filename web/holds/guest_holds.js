@@ -25,6 +25,9 @@ export class GuestHolds {
   #billed = [];
   #liveClaims = [];
   #key = '';
+  // sync() and withheld() take turns: a local answer's read of the outbox never replaces the
+  // orders a checkout's decision read under the guest's lock while that decision runs.
+  #turn = Promise.resolve();
 
   /**
    * outbox: the order outbox; claims: StoreClaims or null (no hub); snapshots: the LocalSnapshot
@@ -57,7 +60,11 @@ export class GuestHolds {
    * outbox says they changed (or cannot say), the claims as last known; the engine reloads when
    * what is held changed. An unreadable outbox keeps the orders as last read.
    */
-  async sync() {
+  sync() {
+    return this.#inTurn(() => this.#sync());
+  }
+
+  async #sync() {
     const me = ownerOfSnapshot(this.#snapshots.current());
     if (me === null) return;
     try {
@@ -88,13 +95,15 @@ export class GuestHolds {
   async withheld({ me, orders, request, offer, basketId }) {
     let local = null;
     try {
-      this.#orders = orders;
-      this.#owner = me.owner;
-      this.#stamp = null;
-      await this.#apply(me);
-      const { answer } = await this.#snapshots.localAnswer((engine) => engine.explain(request));
-      const entry = answer.entries.find((e) => e.kind === offer.kind && e.id === offer.id);
-      local = this.#withheldBy(this.#snapshots.current(), entry, offer);
+      local = await this.#inTurn(async () => {
+        this.#orders = orders;
+        this.#owner = me.owner;
+        this.#stamp = null;
+        await this.#apply(me);
+        const { answer } = await this.#snapshots.localAnswer((engine) => engine.explain(request));
+        const entry = answer.entries.find((e) => e.kind === offer.kind && e.id === offer.id);
+        return this.#withheldBy(this.#snapshots.current(), entry, offer);
+      });
     } catch (e) {
       if (this.#claims === null) throw e;
     }
@@ -148,6 +157,13 @@ export class GuestHolds {
       billedSinceSnapshot: this.#billed.length,
       claims: this.#claims === null ? null : this.#claims.diagnostics(me),
     };
+  }
+
+  // fn() once every earlier turn ended; its result.
+  #inTurn(fn) {
+    const run = this.#turn.then(fn);
+    this.#turn = run.catch(() => {});
+    return run;
   }
 
   // The claims as last known, then the engine reloaded when what is held changed.
