@@ -280,3 +280,31 @@ test('the hub stopped (SIGSTOP): qualify() answers at once from the claims last 
     one.dispose();
   }
 });
+
+test('an order of another guest, billed by this kiosk\'s replay, is spent at the hub\'s time of receipt, never at this guest\'s snapshot time', { timeout: 120_000 }, async () => {
+  const outbox = lq.memoryOrderOutbox();
+  const blair = kiosk('u_1002', 'kiosk-device', { outbox });
+  const casey = kiosk('u_1003', 'kiosk-device', { outbox });
+  try {
+    await Promise.all([blair.ready(), casey.ready()]);
+    await service.stop();
+    try {
+      const queued = await casey.checkout(latte, { offer: { kind: 'reward', id: 'rw_1003_welcome' }, basketId: 'device-casey-1' });
+      assert.deepEqual([queued.status, queued.discount], ['queued', '3.00']);
+    } finally {
+      casey.dispose();
+      service = await startService({ db, delay: NO_ACCRUAL, port: servicePort });
+    }
+    // Blair's account, read before Casey's order is billed (unchanged by it: later reads give the same snapshot).
+    await blair.refresh();
+    const blairsSnapshot = blair.currentSnapshot().generated_at;
+    // Casey walked away; Blair's kiosk replays every order on the device.
+    const [billed] = await blair.flush();
+    assert.deepEqual([billed.basketId, billed.status, billed.discount], ['device-casey-1', 'billed', '3.00']);
+    assert.ok(await waitFor(async () => (await claimOf('u_1003', 'device-casey-1'))?.state === 'spent', 15_000, 50), 'spent');
+    const spent = await claimOf('u_1003', 'device-casey-1');
+    assert.ok(Date.parse(spent.billed_at) > Date.parse(blairsSnapshot), `billed_at ${spent.billed_at} is after Blair's snapshot ${blairsSnapshot}`);
+  } finally {
+    blair.dispose();
+  }
+});

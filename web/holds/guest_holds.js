@@ -131,7 +131,7 @@ export class GuestHolds {
   settled(order, outcome) {
     this.#stamp = null; // the outbox changed
     if (outcome.status === 'billed' && order.offer && !order.derivedFrom) this.#billed.push(order);
-    this.#claims?.settle(order, outcome).catch(() => {});
+    this.#claims?.settle(order, outcome, ownerOfSnapshot(this.#snapshots.current())).catch(() => {});
   }
 
   /** How many billed orders are held now: refreshed(mark) forgets those, once a refresh started after them is in hand. */
@@ -146,7 +146,7 @@ export class GuestHolds {
    */
   refreshed(mark, generatedAt, readStartedAt) {
     this.#billed = this.#billed.slice(mark);
-    this.#claims?.serviceTime(generatedAt, readStartedAt);
+    this.#claims?.serviceTime(generatedAt, readStartedAt, ownerOfSnapshot(this.#snapshots.current()));
   }
 
   /** { pendingOrders, billedSinceSnapshot, claims } as last read (claims: null without a hub). */

@@ -101,11 +101,18 @@ export class StoreClaims {
 
   /**
    * The order settled: billed with its offer, its claim is spent, once the service's time of a
-   * read made after the billing is known (serviceTime(); kept durably meanwhile); else released.
+   * read of its guest's account made after the billing is known (serviceTime(); kept durably
+   * meanwhile); else released. `me`: the guest whose account this kiosk reads ({ merchantId,
+   * userId } or null); another guest's order (the replay sends every order on the device) is
+   * spent at once at the hub's own time of receipt, this kiosk reading no account of theirs.
    */
-  async settle(order, outcome) {
+  async settle(order, outcome, me = null) {
     if (!order.requestedOffer || !order.merchantId || !order.userId || NOT_CLAIMED.has(order.withheld?.code)) return;
     if (outcome.status === 'billed' && order.offer && !order.derivedFrom) {
+      if (me?.merchantId !== order.merchantId || me?.userId !== order.userId) {
+        await this.#settleNow({ op: 'spend', body: basketBody(order), keptAt: this.#now(), billedAt: undefined });
+        return;
+      }
       const kept = this.#kept.keep({ op: 'spend', body: basketBody(order), keptAt: this.#now(), billedAt: null }).catch(() => {});
       this.#keeping = this.#keeping.then(() => kept);
       this.#stale = true;
@@ -116,16 +123,18 @@ export class StoreClaims {
   }
 
   /**
-   * A read of the account that started at `readStartedAt` (this device's clock) answered a
-   * snapshot generated at `generatedAt` (the service's clock, or null when it does not say): every
-   * spend kept before that read was billed before the service computed it, so generatedAt is its
-   * billed_at (without one, the hub's own time). Then the kept settlements are sent.
+   * A read of the account of `me` ({ merchantId, userId }) that started at `readStartedAt` (this
+   * device's clock) answered a snapshot generated at `generatedAt` (the service's clock, or null
+   * when it does not say): every spend of that guest kept before that read was billed before the
+   * service computed it, so generatedAt is its billed_at (without one, the hub's own time). Then
+   * the kept settlements are sent.
    */
-  async serviceTime(generatedAt, readStartedAt) {
+  async serviceTime(generatedAt, readStartedAt, me) {
     await this.#keeping;
     try {
       for (const { settlement } of await this.#kept.list()) {
         if (settlement.op !== 'spend' || settlement.billedAt !== null || !(settlement.keptAt <= readStartedAt)) continue;
+        if (settlement.body.merchant_id !== me?.merchantId || settlement.body.user_id !== me?.userId) continue;
         await this.#kept.keep({ ...settlement, billedAt: typeof generatedAt === 'string' ? generatedAt : undefined });
       }
     } catch {
