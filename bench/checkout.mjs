@@ -1,5 +1,6 @@
-// The cost of one checkout while many orders wait (issue 28): a checkout reads and sends only its
-// own order, so its cost does not grow with the outbox. The real local service on 127.0.0.1, a
+// The cost of one checkout while many orders wait (issues 28 and 34): a checkout reads only its
+// own guest's orders (one listing of the guest's folder), writes its order once and sends only it,
+// so its cost does not grow with the outbox. The real local service on 127.0.0.1, a
 // file outbox holding `queued` orders of another guest that wait for their credentials, and a
 // HybridQualifier of a guest who checks out one order after another (each billed by the service).
 //
@@ -65,13 +66,21 @@ export async function measureCheckout({ binary, queued, rounds = 40 }) {
   }
 }
 
-/** The bench rows: checkout with none and with 1,000 queued orders. */
+/**
+ * The bench rows: checkout with none and with 1,000 queued orders; each the lowest median of 3
+ * fresh runs (1 with --quick), alternating, as the other rows: on this shared 2-vCPU machine
+ * another tenant's job can triple a run's median.
+ */
 export async function checkoutRows({ binary, quick = false }) {
   const rounds = quick ? 15 : 40;
-  const none = await measureCheckout({ binary, queued: 0, rounds });
-  const many = await measureCheckout({ binary, queued: 1000, rounds });
+  let none = Infinity;
+  let many = Infinity;
+  for (let run = 0; run < (quick ? 1 : 3); ++run) {
+    none = Math.min(none, await measureCheckout({ binary, queued: 0, rounds }));
+    many = Math.min(many, await measureCheckout({ binary, queued: 1000, rounds }));
+  }
   return [
-    ['checkout with no queued orders (file outbox, service on 127.0.0.1)', `${none.toFixed(2)} ms`, 'info', null, 'checkout_queued_0', { ms: none }],
+    ['checkout with no queued orders (file outbox, service on 127.0.0.1)', `${none.toFixed(2)} ms`, `<= ${CHECKOUT_TARGET_MS} ms`, none <= CHECKOUT_TARGET_MS, 'checkout_queued_0', { ms: none }],
     [
       'checkout with 1,000 queued orders (file outbox, service on 127.0.0.1)',
       `${many.toFixed(2)} ms (${(many / none).toFixed(2)}x none queued)`,

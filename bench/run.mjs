@@ -22,6 +22,7 @@ import { buildWasm } from '../scripts/build.mjs';
 import { startLocalService } from '../web/service/local_service.js';
 import { checkoutRows } from './checkout.mjs';
 import { connectionRows } from './connections.mjs';
+import { holdsRows } from './holds.mjs';
 import { hubRows } from './hub.mjs';
 import { median, perCall, wallMs } from './timing.mjs';
 import { WORKLOADS, LOAD_REWARDS, defaultDir, root, writeWorkloads } from './workloads.mjs';
@@ -583,6 +584,11 @@ async function main() {
   if (!flag('--no-service') && existsSync(hubBinary)) {
     for (const r of await hubRows({ binary: hubBinary, quick }).catch((e) => [[
       'store hub: claim round trip and race', `n/a (${e.message})`, 'info', null]])) row(...r);
+    // A checkout beside a slow replay, qualify() with the hub stopped (bench/holds.mjs, issue 34).
+    if (existsSync(serviceBinary)) {
+      for (const r of await holdsRows({ binary: serviceBinary, hubBinary, quick }).catch((e) => [[
+        'checkout beside a replay; qualify with the hub stopped', `n/a (${e.message})`, 'info', null]])) row(...r);
+    }
   } else {
     row('store hub: claim round trip and race', 'n/a (build/native/hub/loyalty_hub not built)', 'info', null);
   }

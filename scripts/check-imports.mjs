@@ -1,7 +1,8 @@
 // `node scripts/check-imports.mjs [DIR]`: fails (exit 1) when the relative imports of the .js and
-// .mjs files under DIR (default web/) form a cycle, and names every cycle found. Static imports,
-// re-exports and dynamic import('...') with a literal specifier all count: a bundler follows
-// each of them. For DIR kiosk/ it also fails when a module of kiosk/page/ imports from web/ a
+// .mjs files under DIR (default web/) form a cycle, or when its folders do (a folder that imports a
+// folder that imports it back, through any number of folders), and names every cycle found. Static
+// imports, re-exports and dynamic import('...') with a literal specifier all count: a bundler
+// follows each of them. For DIR kiosk/ it also fails when a module of kiosk/page/ imports from web/ a
 // module that package.json "exports" does not name (the page is built on the package's entry
 // points only, as any user of the package). Run by `npm test` (web, then kiosk).
 import { readFileSync, readdirSync } from 'node:fs';
@@ -79,6 +80,42 @@ export function importCycles(graph) {
   return cycles;
 }
 
+/**
+ * The folder graph of a file graph under `dir`: each file stands for the first folder of its path
+ * below `dir` (files directly in `dir` are left out: an entry module such as index.js only
+ * assembles); folder -> Map(imported folder -> one import that makes the edge, [file, target]).
+ */
+export function folderGraph(graph, dir) {
+  const folderOf = (file) => {
+    const parts = path.relative(dir, file).split(path.sep);
+    return parts.length > 1 && parts[0] !== '..' ? parts[0] : null;
+  };
+  const folders = new Map();
+  for (const [file, targets] of graph) {
+    const from = folderOf(file);
+    if (from === null) continue;
+    if (!folders.has(from)) folders.set(from, new Map());
+    for (const target of targets) {
+      const to = folderOf(target);
+      if (to !== null && to !== from && !folders.get(from).has(to)) folders.get(from).set(to, [file, target]);
+    }
+  }
+  return folders;
+}
+
+/**
+ * Every cycle between the folders of `graph` (files under `dir`): [{ folders: [a, b, ..., a],
+ * imports: [[file, target], ...] }], one import per step of the cycle.
+ */
+export function folderCycles(graph, dir) {
+  const folders = folderGraph(graph, dir);
+  const plain = new Map([...folders].map(([folder, edges]) => [folder, [...edges.keys()]]));
+  return importCycles(plain).map((cycle) => ({
+    folders: cycle,
+    imports: cycle.slice(1).map((to, i) => folders.get(cycle[i]).get(to)),
+  }));
+}
+
 /** The JS modules package.json "exports" names (every condition), as absolute paths. */
 export function entryModules(packageJsonPath) {
   const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8'));
@@ -113,6 +150,10 @@ function main(argv) {
   const cycles = importCycles(graph);
   const edges = [...graph.values()].reduce((n, targets) => n + targets.length, 0);
   const problems = cycles.map((cycle) => `import cycle: ${cycle.map((f) => path.relative(dir, f)).join(' -> ')}`);
+  for (const { folders, imports } of folderCycles(graph, dir)) {
+    const how = imports.map(([file, target]) => `${path.relative(dir, file)} imports ${path.relative(dir, target)}`).join('; ');
+    problems.push(`folder cycle: ${folders.join(' -> ')} (${how})`);
+  }
   let pageRule = '';
   if (dir === path.join(root, 'kiosk')) {
     const entries = entryModules(path.join(root, 'package.json'));
@@ -122,7 +163,7 @@ function main(argv) {
     pageRule = `; kiosk/page imports the package through its ${entries.size} entry modules only`;
   }
   if (problems.length === 0) {
-    console.log(`check-imports: no import cycle in ${path.relative(root, dir) || '.'} ` +
+    console.log(`check-imports: no import cycle in ${path.relative(root, dir) || '.'}, between files or folders ` +
       `(${graph.size} files, ${edges} relative imports)${pageRule}`);
     return 0;
   }

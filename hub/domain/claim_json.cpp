@@ -116,13 +116,21 @@ std::string render_claim_refusal(const claim_request& request, const claim_decis
                 std::to_string(p.available());
       break;
     }
+    case refusal_reason::too_many_claims:
+      message = "user " + request.basket.user_id + " of merchant " + request.basket.merchant_id +
+                " already has " + std::to_string(kMaxLiveClaimsPerGuest) +
+                " claims that hold, the most a guest may have: settle or release some first";
+      break;
     default:
       message = "basket " + request.basket.basket_id + " already claims " +
                 offer_name(decision.conflict->offer) + "; a basket claims one offer";
       break;
   }
   std::string out = refusal_head(message.c_str(), reason);
-  if (reason == refusal_reason::insufficient_points) {
+  if (reason == refusal_reason::too_many_claims) {
+    member(out, "limit");
+    out += std::to_string(kMaxLiveClaimsPerGuest);
+  } else if (reason == refusal_reason::insufficient_points) {
     member(out, "points_needed");
     out += std::to_string(decision.points_needed);
     member(out, "points");
@@ -160,6 +168,8 @@ std::string render_guest_claims(const guest_key& guest, const guest_claims& view
     append_claim(out, view.claims[i], now_ms);
   }
   out += ']';
+  member(out, "truncated");
+  out += view.truncated ? "true" : "false";
   member(out, "points");
   out += '[';
   for (size_t i = 0; i < view.points.size(); ++i) {

@@ -21,7 +21,7 @@ std::string render_claim_refusal(const claim_request& request, const claim_decis
 /// `{"code":409,"message":...,"reason":...,"claim":{...}}`: a refused spend or release.
 std::string render_settle_refusal(const settle_decision& decision, int64_t now_ms);
 
-/// `{"merchant_id":...,"user_id":...,"now":...,"claims":[...],"points":[...]}`.
+/// `{"merchant_id":...,"user_id":...,"now":...,"claims":[...],"truncated":false,"points":[...]}`.
 std::string render_guest_claims(const guest_key& guest, const guest_claims& view, int64_t now_ms);
 
 /// RFC 3339 UTC of a time in milliseconds since the epoch.

@@ -14,6 +14,8 @@ const char* code_of(refusal_reason reason) {
       return "CLAIM_SPENT";
     case refusal_reason::claim_released:
       return "CLAIM_RELEASED";
+    case refusal_reason::too_many_claims:
+      return "TOO_MANY_CLAIMS";
   }
   return "CLAIMED_ELSEWHERE";
 }
@@ -41,7 +43,7 @@ int64_t points_held(const std::vector<claim>& claims, const balance_report& newe
 claim_decision decide_claim(const claim_request& request, const std::optional<claim>& basket_claim,
                             const std::vector<claim>& others,
                             const std::optional<balance_report>& newest, int64_t default_ttl_ms,
-                            int64_t now_ms) {
+                            int64_t now_ms, int64_t live_claims) {
   claim_decision decision;
   const claimed_offer& offer = request.offer;
   if (offer.is_points() && newest) {
@@ -61,6 +63,10 @@ claim_decision decide_claim(const claim_request& request, const std::optional<cl
       decision.reason = refusal_reason::basket_mismatch;
       decision.conflict = basket_claim;
     }
+    return decision;
+  }
+  if (live_claims >= kMaxLiveClaimsPerGuest) {
+    decision.reason = refusal_reason::too_many_claims;
     return decision;
   }
   if (offer.is_points()) {
@@ -91,6 +97,15 @@ claim_decision decide_claim(const claim_request& request, const std::optional<cl
   decision.what = claim_decision::outcome::granted;
   decision.answer = granted;
   return decision;
+}
+
+std::optional<error> service_time_problem(const char* name, int64_t at_ms, int64_t now_ms) {
+  if (at_ms - now_ms <= kMaxServiceClockLeadMs) return std::nullopt;
+  return error{400, std::string(name) + " is " + std::to_string((at_ms - now_ms) / 1000) +
+                        " s ahead of the store hub's clock, more than the " +
+                        std::to_string(kMaxServiceClockLeadMs / 60'000) +
+                        " minutes two clocks may differ: it must be the loyalty service's time "
+                        "(its clock, never a kiosk's)"};
 }
 
 settle_decision decide_settlement(const claim& stored, settlement how,

@@ -6,6 +6,11 @@
 //   other baskets hold, covers its points; else INSUFFICIENT_POINTS with the points needed;
 // - a basket claims one offer: a repeated claim gets the stored claim whatever its state, a claim
 //   of another offer for the same basket is refused, BASKET_MISMATCH;
+// - a guest has at most kMaxLiveClaimsPerGuest claims that hold at once: a new one beyond is
+//   refused, TOO_MANY_CLAIMS (a retry of a stored claim is answered as always);
+// - the loyalty service's times a kiosk reports (a balance's as_of, a billing's billed_at) may lie
+//   at most kMaxServiceClockLeadMs ahead of the hub's clock: a time further ahead is no service's
+//   time (a kiosk's clock, or year 9999) and is refused with a 400 naming the field;
 // - a held claim is spent (billed with its offer) or released (refused, or billed without it);
 //   settling again the same way repeats the answer, the other way is refused.
 #pragma once
@@ -16,6 +21,7 @@
 #include <vector>
 
 #include "hub/domain/claim.hpp"
+#include "lq/result.hpp"
 
 namespace lq::hub {
 
@@ -24,6 +30,13 @@ namespace lq::hub {
 constexpr int64_t kDefaultClaimTtlMs = 7LL * 24 * 60 * 60 * 1000;
 /// The longest TTL a claim may ask for (366 days).
 constexpr int64_t kMaxClaimTtlMs = 366LL * 24 * 60 * 60 * 1000;
+/// How far ahead of the hub's clock a loyalty-service time (balance_as_of, billed_at) may lie: the
+/// two clocks' skew (5 minutes).
+constexpr int64_t kMaxServiceClockLeadMs = 5LL * 60 * 1000;
+/// The most claims of one guest that hold at once (held, or spent and still remembered).
+constexpr int64_t kMaxLiveClaimsPerGuest = 256;
+/// The most claims GET /hub/claims lists for one guest: the most recent; it says when it cut.
+constexpr size_t kMaxListedClaims = 100;
 
 enum class refusal_reason {
   claimed_elsewhere,    // CLAIMED_ELSEWHERE: another basket holds the reward
@@ -31,6 +44,7 @@ enum class refusal_reason {
   basket_mismatch,      // BASKET_MISMATCH: this basket already claims another offer
   claim_spent,          // CLAIM_SPENT: a release of a spent claim
   claim_released,       // CLAIM_RELEASED: a spend of a released claim
+  too_many_claims,      // TOO_MANY_CLAIMS: the guest holds kMaxLiveClaimsPerGuest claims already
 };
 
 /// The reason's code in answers: "CLAIMED_ELSEWHERE", ...
@@ -69,11 +83,16 @@ struct claim_decision {
 /// Decides `request` at `now_ms`. `basket_claim`: the stored claim of the same basket, if any;
 /// `others`: the stored claims of the same guest on the same reward (a reward) or the same points
 /// experience (a points product), other baskets; `newest`: the newest balance of that experience,
-/// the request's own report included (a points product).
+/// the request's own report included (a points product); `live_claims`: how many claims of the
+/// guest hold at `now_ms`.
 claim_decision decide_claim(const claim_request& request, const std::optional<claim>& basket_claim,
                             const std::vector<claim>& others,
                             const std::optional<balance_report>& newest, int64_t default_ttl_ms,
-                            int64_t now_ms);
+                            int64_t now_ms, int64_t live_claims);
+
+/// The 400 of a loyalty-service time `name` (`at_ms`) more than kMaxServiceClockLeadMs ahead of
+/// `now_ms`, the hub's clock; nullopt when it is not.
+std::optional<error> service_time_problem(const char* name, int64_t at_ms, int64_t now_ms);
 
 enum class settlement { spend, release };
 

@@ -72,7 +72,8 @@ claim_decision claim_service::claim(const claim_request& request) {
         request.offer.is_points()
             ? store.holding_points(request.basket, request.offer.points_experience_id, now)
             : store.holding_reward(request.basket, *request.offer.reward_id, now);
-    decision = decide_claim(request, basket_claim, others, newest, default_ttl_ms_, now);
+    const int64_t live = basket_claim ? 0 : store.count_holding(guest, now);
+    decision = decide_claim(request, basket_claim, others, newest, default_ttl_ms_, now, live);
     if (decision.what == claim_decision::outcome::granted) store.insert(*decision.answer);
   });
   return decision;
@@ -98,16 +99,22 @@ guest_claims claim_service::guest(const guest_key& guest) {
   const int64_t now = clock_();
   guest_claims out;
   std::vector<stored_balance> balances;
+  std::vector<hub::claim> points_claims;
   {
     std::lock_guard<std::mutex> lock(reader_mutex_);
     read_snapshot snapshot(reader_);
     claim_store store(reader_);
-    out.claims = store.holding(guest, now);
+    out.claims = store.holding(guest, now, kMaxListedClaims + 1);
+    points_claims = store.holding_points_of(guest, now);
     balances = store.balances(guest);
+  }
+  if (out.claims.size() > kMaxListedClaims) {
+    out.truncated = true;
+    out.claims.erase(out.claims.begin());  // the oldest one beyond the cap
   }
   for (const stored_balance& each : balances) {
     std::vector<hub::claim> of_experience;
-    for (const hub::claim& c : out.claims) {
+    for (const hub::claim& c : points_claims) {
       if (c.offer.is_points() && c.offer.points_experience_id == each.points_experience_id) {
         of_experience.push_back(c);
       }

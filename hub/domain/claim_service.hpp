@@ -24,9 +24,11 @@ using hub_clock = std::function<int64_t()>;
 /// The system clock.
 int64_t wall_clock_ms();
 
-/// A guest's claims that hold now, and where their points stand.
+/// A guest's claims that hold now (at most kMaxListedClaims, the most recent), and where their
+/// points stand (counting every claim that holds, listed or not).
 struct guest_claims {
   std::vector<claim> claims;
+  bool truncated = false;  // more claims hold than are listed
   std::vector<points_position> points;
 };
 

@@ -97,6 +97,11 @@ void settle_route(httplib::Server& server, const char* path, settlement how,
   server.Post(path, [&context, how](const httplib::Request& req, httplib::Response& res) {
     result<settle_body> body = read_settle_body(req.body, how == settlement::spend);
     if (!body) return send_error(res, body.err());
+    if (body->billed_at_ms) {
+      const std::optional<error> ahead =
+          service_time_problem("billed_at", *body->billed_at_ms, context.claims.now_ms());
+      if (ahead) return send_error(res, *ahead);
+    }
     const std::optional<settle_decision> decision =
         context.claims.settle(body->basket, how, body->billed_at_ms);
     const int64_t now = context.claims.now_ms();
@@ -124,6 +129,11 @@ void install_hub_routes(httplib::Server& server, const hub_context& context) {
   server.Post(kClaimsPath, [&context](const httplib::Request& req, httplib::Response& res) {
     result<claim_request> request = read_claim_body(req.body);
     if (!request) return send_error(res, request.err());
+    if (request->balance) {
+      const std::optional<error> ahead = service_time_problem(
+          "balance_as_of", request->balance->as_of_ms, context.claims.now_ms());
+      if (ahead) return send_error(res, *ahead);
+    }
     const claim_decision decision = context.claims.claim(*request);
     const int64_t now = context.claims.now_ms();
     if (decision.what == claim_decision::outcome::refused) {

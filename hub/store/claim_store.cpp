@@ -85,9 +85,31 @@ std::vector<claim> claim_store::holding_points(const basket_key& basket,
   return query(select);
 }
 
-std::vector<claim> claim_store::holding(const guest_key& guest, int64_t now_ms) {
+std::vector<claim> claim_store::holding(const guest_key& guest, int64_t now_ms, size_t limit) {
   statement select = db_.prepare(std::string(kColumns) +
                                  "WHERE merchant_id = ? AND user_id = ? "
+                                 "AND state IN ('held', 'spent') AND expires_at > ? "
+                                 "ORDER BY claimed_at DESC, basket_id DESC LIMIT ?");
+  select.bind(1, guest.merchant_id)
+      .bind(2, guest.user_id)
+      .bind(3, now_ms)
+      .bind(4, static_cast<int64_t>(limit));
+  std::vector<claim> newest_first = query(select);
+  return {newest_first.rbegin(), newest_first.rend()};
+}
+
+int64_t claim_store::count_holding(const guest_key& guest, int64_t now_ms) {
+  statement select = db_.prepare(
+      "SELECT count(*) FROM claims WHERE merchant_id = ? AND user_id = ? "
+      "AND state IN ('held', 'spent') AND expires_at > ?");
+  select.bind(1, guest.merchant_id).bind(2, guest.user_id).bind(3, now_ms);
+  return select.step() ? select.integer(0) : 0;
+}
+
+std::vector<claim> claim_store::holding_points_of(const guest_key& guest, int64_t now_ms) {
+  statement select = db_.prepare(std::string(kColumns) +
+                                 "WHERE merchant_id = ? AND user_id = ? "
+                                 "AND points_product_id IS NOT NULL "
                                  "AND state IN ('held', 'spent') AND expires_at > ? "
                                  "ORDER BY claimed_at, basket_id");
   select.bind(1, guest.merchant_id).bind(2, guest.user_id).bind(3, now_ms);

@@ -38,8 +38,12 @@ class claim_store {
   /// `now_ms`, other baskets.
   std::vector<claim> holding_points(const basket_key& basket,
                                     const std::string& points_experience_id, int64_t now_ms);
-  /// The guest's claims that hold at `now_ms`, oldest first.
-  std::vector<claim> holding(const guest_key& guest, int64_t now_ms);
+  /// The guest's claims that hold at `now_ms`: the `limit` most recently claimed, oldest first.
+  std::vector<claim> holding(const guest_key& guest, int64_t now_ms, size_t limit);
+  /// How many claims of the guest hold at `now_ms`.
+  int64_t count_holding(const guest_key& guest, int64_t now_ms);
+  /// The guest's points-product claims that hold at `now_ms` (every experience).
+  std::vector<claim> holding_points_of(const guest_key& guest, int64_t now_ms);
 
   void insert(const claim& c);
   /// Writes a settled claim's state, settlement, billing and expiry.

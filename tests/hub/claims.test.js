@@ -1,8 +1,9 @@
 // The store hub over real HTTP on 127.0.0.1 (a real process, a real SQLite file): a reward
 // granted once, a retry answered the same, release and spend, expiry, points held against the
 // newest balance, the store key (once per request, and a brake on clients that keep sending a wrong
-// one), bodies declared JSON, bad input naming the field, a SIGKILL that loses no acknowledged
-// claim, and 64 kiosks racing for one reward.
+// one), bodies declared JSON, bad input naming the field, a loyalty-service time far ahead of the
+// hub's clock refused, a guest's claims listed up to a cap (and said to be cut), a guest's live
+// claims bounded, a SIGKILL that loses no acknowledged claim, and 64 kiosks racing for one reward.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -232,6 +233,65 @@ test('bad input is a 4xx {code, message} naming the field, and changes nothing',
   assert.equal(wrongMethod.status, 405);
   const list = await hubCall(hub, 'GET', '/hub/claims?merchant_id=m_harbor&user_id=u_1001');
   assert.ok(!list.body.claims.some((c) => c.basket_id === 'bad-1'));
+});
+
+test('a balance_as_of or billed_at more than 5 minutes ahead of the hub\'s clock is refused (400, naming the field), and stores nothing', async () => {
+  const ahead = new Date(Date.now() + 10 * 60_000).toISOString();
+  const far = await hubCall(hub, 'POST', '/hub/claims', { body: pointsClaim('future-1', { asOf: '9999-12-31T23:59:59Z', balance: 5000 }) });
+  assert.equal(far.status, 400, far.text);
+  assert.match(far.body.message, /^balance_as_of is \d+ s ahead of the store hub's clock, more than the 5 minutes two clocks may differ/);
+  const soon = await hubCall(hub, 'POST', '/hub/claims', { body: pointsClaim('future-2', { asOf: ahead, balance: 5000 }) });
+  assert.equal(soon.status, 400, soon.text);
+  assert.match(soon.body.message, /^balance_as_of is (59\d|600) s ahead/);
+  // A balance a moment ahead (the two clocks' ordinary skew) is taken.
+  const skewed = await hubCall(hub, 'POST', '/hub/claims', { body: pointsClaim('future-3', { asOf: new Date(Date.now() + 60_000).toISOString(), balance: 450 }) });
+  assert.equal(skewed.status, 201, skewed.text);
+  const { body } = await hubCall(hub, 'GET', '/hub/claims?merchant_id=m_harbor&user_id=u_1001');
+  assert.ok(!body.claims.some((c) => c.basket_id === 'future-1' || c.basket_id === 'future-2'), 'nothing stored');
+  assert.notEqual(body.points.find((p) => p.points_experience_id === 'pe_beans').balance, 5000, 'the far balance was not taken');
+  const spend = await hubCall(hub, 'POST', '/hub/claims/spend', { body: { ...basketOf('future-3'), billed_at: ahead } });
+  assert.equal(spend.status, 400, spend.text);
+  assert.match(spend.body.message, /^billed_at is \d+ s ahead of the store hub's clock/);
+  assert.equal((await hubCall(hub, 'POST', '/hub/claims/release', { body: basketOf('future-3') })).body.claim.state, 'released', 'still held: the refused spend changed nothing');
+});
+
+test('GET /hub/claims lists at most 100 of a guest\'s claims, the most recent, and says when it cut; points count every claim', async () => {
+  const guest = { user_id: 'u_many' };
+  const experience = await hubCall(hub, 'POST', '/hub/claims', { body: { ...pointsClaim('many-points', { balance: 1000 }), ...guest } });
+  assert.equal(experience.status, 201, experience.text);
+  for (let i = 0; i < 100; i += 1) {
+    const granted = await hubCall(hub, 'POST', '/hub/claims', { body: { ...rewardClaim(`many-${i}`, { reward: `r_many_${i}` }), ...guest } });
+    assert.equal(granted.status, 201, granted.text);
+  }
+  const cut = await hubCall(hub, 'GET', '/hub/claims?merchant_id=m_harbor&user_id=u_many');
+  assert.equal(cut.status, 200);
+  assert.equal(cut.body.truncated, true);
+  assert.equal(cut.body.claims.length, 100);
+  assert.equal(cut.body.claims[0].basket_id, 'many-0', 'the oldest listed first');
+  assert.ok(!cut.body.claims.some((c) => c.basket_id === 'many-points'), 'the oldest claim is the one left out');
+  assert.equal(cut.body.points[0].held, 200, 'its points are still counted');
+  await hubCall(hub, 'POST', '/hub/claims/release', { body: { ...basketOf('many-0'), ...guest } });
+  const whole = await hubCall(hub, 'GET', '/hub/claims?merchant_id=m_harbor&user_id=u_many');
+  assert.equal(whole.body.truncated, false);
+  assert.equal(whole.body.claims.length, 100);
+});
+
+test('a guest with 256 claims that hold is refused a new one (409 TOO_MANY_CLAIMS); a retry and another guest are answered as always', async () => {
+  const guest = { user_id: 'u_flood' };
+  for (let i = 0; i < 256; i += 1) {
+    const granted = await hubCall(hub, 'POST', '/hub/claims', { body: { ...rewardClaim(`flood-${i}`, { reward: `r_flood_${i}` }), ...guest } });
+    assert.equal(granted.status, 201, granted.text);
+  }
+  const refused = await hubCall(hub, 'POST', '/hub/claims', { body: { ...rewardClaim('flood-256', { reward: 'r_flood_256' }), ...guest } });
+  assert.equal(refused.status, 409, refused.text);
+  assert.equal(refused.body.reason, 'TOO_MANY_CLAIMS');
+  assert.equal(refused.body.limit, 256);
+  assert.match(refused.body.message, /user u_flood of merchant m_harbor already has 256 claims that hold/);
+  assert.equal((await hubCall(hub, 'POST', '/hub/claims', { body: { ...rewardClaim('flood-0', { reward: 'r_flood_0' }), ...guest } })).status, 200, 'a retry');
+  assert.equal((await hubCall(hub, 'POST', '/hub/claims', { body: rewardClaim('flood-other', { reward: 'r_flood_256' }) })).status, 201, 'another guest');
+  const list = await hubCall(hub, 'GET', '/hub/claims?merchant_id=m_harbor&user_id=u_flood');
+  assert.equal(list.body.claims.length, 100);
+  assert.ok(list.text.length < 64 * 1024, `a bounded answer: ${list.text.length} bytes`);
 });
 
 test('a body over the service\'s 1 MiB limit is 413, as the service answers it', async () => {

@@ -40,6 +40,8 @@ function kiosk(userId, kioskId, hubUrl = hub.url) {
 }
 
 const codesOf = (explain, id) => explain.entries.find((e) => e.id === id).reasons.map((r) => r.code);
+// Whether `hybrid`'s explain comes to show reward `id` as claimed elsewhere (bounded).
+const claimedElsewhere = (hybrid, id) => waitFor(async () => codesOf(await hybrid.explain(latte), id).join() === 'CLAIMED_ELSEWHERE', 10_000, 50);
 
 async function withServiceCut(fn) {
   await service.stop();
@@ -84,7 +86,8 @@ test('two kiosks, one guest, the service cut: kiosk 2 shows the latte claimed el
       const first = await one.checkout(latte, { offer: { kind: 'reward', id: 'rw_free_latte' }, basketId: 'k1-latte' });
       assert.equal(first.status, 'queued');
       assert.equal(first.discount, '4.75', 'kiosk 1 holds the claim: promised');
-      assert.deepEqual(codesOf(await two.explain(latte), 'rw_free_latte'), ['CLAIMED_ELSEWHERE']);
+      // Kiosk 2 answers at once from the claims it knows, asked again in the background: it shows the claim soon.
+      assert.ok(await claimedElsewhere(two, 'rw_free_latte'), 'kiosk 2 sees the claim');
       assert.ok(!(await two.qualify(latte)).rewards.some((r) => r.id === 'rw_free_latte'));
       // The hub dies (kill -9) and comes back on its database: the claim holds.
       await hub.kill('SIGKILL');
@@ -134,7 +137,7 @@ test('a refused order gives its reward back, on the device at once and in the st
       const queued = await one.checkout(latte, { offer: welcome, basketId: 'refused-welcome-1' });
       assert.deepEqual([queued.status, queued.discount], ['queued', '3.00']);
       assert.deepEqual(codesOf(await one.explain(latte), 'rw_1003_welcome'), ['PENDING_ORDER']);
-      assert.deepEqual(codesOf(await two.explain(latte), 'rw_1003_welcome'), ['CLAIMED_ELSEWHERE']);
+      assert.ok(await claimedElsewhere(two, 'rw_1003_welcome'), 'kiosk 2 sees the claim');
     });
     // Meanwhile another till voided that basket id at the service: the replay will be refused.
     assert.equal((await basket(service, 'u_1003', { ...latte, id: 'refused-welcome-1', state: 'checkout' })).status, 201);

@@ -35,7 +35,7 @@ claim_request points_claim(const std::string& basket, int64_t points, int64_t ba
 }
 
 claim granted(const claim_request& r, int64_t at = kNow) {
-  claim_decision d = decide_claim(r, std::nullopt, {}, r.balance, kTtl, at);
+  claim_decision d = decide_claim(r, std::nullopt, {}, r.balance, kTtl, at, 0);
   REQUIRE(d.what == claim_decision::outcome::granted);
   return *d.answer;
 }
@@ -54,7 +54,7 @@ TEST_CASE("a reward another basket holds is refused CLAIMED_ELSEWHERE, naming th
           "[claim_rules]") {
   const claim first = granted(reward_claim("b1"));
   claim_decision d =
-      decide_claim(reward_claim("b2"), std::nullopt, {first}, std::nullopt, kTtl, kNow + 1);
+      decide_claim(reward_claim("b2"), std::nullopt, {first}, std::nullopt, kTtl, kNow + 1, 0);
   CHECK(d.what == claim_decision::outcome::refused);
   REQUIRE(d.reason == refusal_reason::claimed_elsewhere);
   CHECK(std::string(code_of(*d.reason)) == "CLAIMED_ELSEWHERE");
@@ -63,11 +63,11 @@ TEST_CASE("a reward another basket holds is refused CLAIMED_ELSEWHERE, naming th
 
 TEST_CASE("an expired or released claim no longer holds its reward", "[claim_rules]") {
   const claim first = granted(reward_claim("b1"));
-  CHECK(decide_claim(reward_claim("b2"), std::nullopt, {first}, std::nullopt, kTtl, kNow + kTtl)
+  CHECK(decide_claim(reward_claim("b2"), std::nullopt, {first}, std::nullopt, kTtl, kNow + kTtl, 0)
             .what == claim_decision::outcome::granted);
   const claim released = decide_settlement(first, settlement::release, std::nullopt, kNow).answer;
   CHECK(released.state == claim_state::released);
-  CHECK(decide_claim(reward_claim("b2"), std::nullopt, {released}, std::nullopt, kTtl, kNow + 1)
+  CHECK(decide_claim(reward_claim("b2"), std::nullopt, {released}, std::nullopt, kTtl, kNow + 1, 0)
             .what == claim_decision::outcome::granted);
 }
 
@@ -77,7 +77,8 @@ TEST_CASE("a spent reward stays held against other baskets for a TTL after the s
   const claim spent = decide_settlement(first, settlement::spend, std::nullopt, kNow + 10).answer;
   CHECK(spent.state == claim_state::spent);
   CHECK(spent.expires_at_ms == kNow + 10 + kTtl);
-  CHECK(decide_claim(reward_claim("b2"), std::nullopt, {spent}, std::nullopt, kTtl, kNow + kTtl + 5)
+  CHECK(decide_claim(reward_claim("b2"), std::nullopt, {spent}, std::nullopt, kTtl, kNow + kTtl + 5,
+                     0)
             .reason == refusal_reason::claimed_elsewhere);
   CHECK(spent.state_at(kNow + 10 + kTtl) == claim_state::spent);  // spent stays spent
   CHECK_FALSE(spent.holds_at(kNow + 10 + kTtl));
@@ -89,12 +90,12 @@ TEST_CASE(
     "[claim_rules]") {
   const claim first = granted(reward_claim("b1"));
   claim_decision again =
-      decide_claim(reward_claim("b1"), first, {}, std::nullopt, kTtl, kNow + kTtl * 2);
+      decide_claim(reward_claim("b1"), first, {}, std::nullopt, kTtl, kNow + kTtl * 2, 0);
   CHECK(again.what == claim_decision::outcome::repeated);
   CHECK(again.answer->claimed_at_ms == kNow);
   CHECK(again.answer->state_at(kNow + kTtl * 2) == claim_state::expired);
   claim_decision other =
-      decide_claim(reward_claim("b1", "r_muffin"), first, {}, std::nullopt, kTtl, kNow);
+      decide_claim(reward_claim("b1", "r_muffin"), first, {}, std::nullopt, kTtl, kNow, 0);
   CHECK(other.reason == refusal_reason::basket_mismatch);
   CHECK(*other.conflict->offer.reward_id == "r_latte");
 }
@@ -104,12 +105,12 @@ TEST_CASE("points are granted while the newest balance less held points covers t
   // 450 points, 200 a claim: two grants, the third needs 150 more.
   const claim one = granted(points_claim("b1", 200, 450, kNow - 1000));
   claim_request second = points_claim("b2", 200, 450, kNow - 1000);
-  claim_decision d2 = decide_claim(second, std::nullopt, {one}, second.balance, kTtl, kNow);
+  claim_decision d2 = decide_claim(second, std::nullopt, {one}, second.balance, kTtl, kNow, 0);
   REQUIRE(d2.what == claim_decision::outcome::granted);
   CHECK(d2.points->held == 200);
   claim_request third = points_claim("b3", 200, 450, kNow - 1000);
   claim_decision d3 =
-      decide_claim(third, std::nullopt, {one, *d2.answer}, third.balance, kTtl, kNow);
+      decide_claim(third, std::nullopt, {one, *d2.answer}, third.balance, kTtl, kNow, 0);
   CHECK(d3.reason == refusal_reason::insufficient_points);
   CHECK(d3.points_needed == 150);
   CHECK(d3.points->available() == 50);
@@ -156,4 +157,36 @@ TEST_CASE("an expired claim can still be spent (billed late) or released", "[cla
         claim_state::spent);
   CHECK(decide_settlement(first, settlement::release, std::nullopt, kNow + kTtl * 3).answer.state ==
         claim_state::released);
+}
+
+TEST_CASE(
+    "a loyalty-service time more than 5 minutes ahead of the hub's clock is refused, naming the "
+    "field",
+    "[claim_rules]") {
+  CHECK_FALSE(service_time_problem("balance_as_of", kNow, kNow));
+  CHECK_FALSE(
+      service_time_problem("balance_as_of", kNow - 3'600'000, kNow));  // an old balance is fine
+  CHECK_FALSE(service_time_problem("billed_at", kNow + kMaxServiceClockLeadMs, kNow));
+  const std::optional<lq::error> ahead =
+      service_time_problem("billed_at", kNow + kMaxServiceClockLeadMs + 1, kNow);
+  REQUIRE(ahead);
+  CHECK(ahead->code == 400);
+  CHECK(ahead->message.rfind("billed_at is 300 s ahead of the store hub's clock", 0) == 0);
+}
+
+TEST_CASE(
+    "a new claim of a guest whose live claims reach the limit is refused TOO_MANY_CLAIMS; a repeat "
+    "is not",
+    "[claim_rules]") {
+  const claim stored = granted(reward_claim("b1"));
+  claim_decision d = decide_claim(reward_claim("b2", "r_other"), std::nullopt, {}, std::nullopt,
+                                  kTtl, kNow, kMaxLiveClaimsPerGuest);
+  CHECK(d.what == claim_decision::outcome::refused);
+  CHECK(d.reason == refusal_reason::too_many_claims);
+  CHECK(decide_claim(reward_claim("b2", "r_other"), std::nullopt, {}, std::nullopt, kTtl, kNow,
+                     kMaxLiveClaimsPerGuest - 1)
+            .what == claim_decision::outcome::granted);
+  CHECK(
+      decide_claim(reward_claim("b1"), stored, {}, std::nullopt, kTtl, kNow, kMaxLiveClaimsPerGuest)
+          .what == claim_decision::outcome::repeated);
 }

@@ -132,3 +132,72 @@ TEST_CASE("a settle of a basket without a claim finds none", "[claim_service]") 
   claim_service claims(files.writer, files.reader, kTtl);
   CHECK_FALSE(claims.settle({"m_1", "u_1", "nope"}, settlement::release, std::nullopt));
 }
+
+TEST_CASE(
+    "a guest's claims are listed up to kMaxListedClaims, the most recent, and the list says it is "
+    "cut; points count every claim",
+    "[claim_service]") {
+  temp_dir dir;
+  hub_files files(dir.file("hub.db"));
+  migrate_hub(files.writer);
+  int64_t now = 1'000'000;
+  claim_service claims(files.writer, files.reader, kTtl, [&] { return now; });
+  claim_request points;
+  points.basket = {"m_1", "u_1", "p-oldest"};
+  points.kiosk_id = "kiosk-1";
+  points.offer.points_product_id = "pp_1";
+  points.offer.points = 10;
+  points.offer.points_experience_id = "pe_1";
+  points.balance = balance_report{1000, 0};
+  REQUIRE(claims.claim(points).what == claim_decision::outcome::granted);
+  for (size_t i = 0; i < kMaxListedClaims; ++i) {
+    now += 1;
+    claim_request r = reward_claim("b" + std::to_string(i));
+    r.offer.reward_id = "r_" + std::to_string(i);
+    REQUIRE(claims.claim(r).what == claim_decision::outcome::granted);
+  }
+  const guest_claims view = claims.guest({"m_1", "u_1"});
+  CHECK(view.truncated);
+  REQUIRE(view.claims.size() == kMaxListedClaims);
+  CHECK(view.claims.front().basket.basket_id == "b0");
+  CHECK(view.claims.back().basket.basket_id == "b" + std::to_string(kMaxListedClaims - 1));
+  REQUIRE(view.points.size() == 1);
+  CHECK(view.points[0].held == 10);  // the oldest claim, not listed, still holds its points
+  now += 1;
+  REQUIRE(claims.settle({"m_1", "u_1", "b0"}, settlement::release, std::nullopt));
+  CHECK_FALSE(claims.guest({"m_1", "u_1"}).truncated);
+}
+
+TEST_CASE(
+    "a guest with kMaxLiveClaimsPerGuest claims that hold gets TOO_MANY_CLAIMS; a retry of a "
+    "stored claim and another guest are answered as always",
+    "[claim_service]") {
+  temp_dir dir;
+  hub_files files(dir.file("hub.db"));
+  migrate_hub(files.writer);
+  int64_t now = 1'000'000;
+  claim_service claims(files.writer, files.reader, kTtl, [&] { return now; });
+  auto distinct = [](const std::string& user, int64_t i) {
+    claim_request r = reward_claim("b" + std::to_string(i));
+    r.basket.user_id = user;
+    r.offer.reward_id = "r_" + std::to_string(i);
+    return r;
+  };
+  for (int64_t i = 0; i < kMaxLiveClaimsPerGuest; ++i) {
+    REQUIRE(claims.claim(distinct("u_1", i)).what == claim_decision::outcome::granted);
+  }
+  const claim_decision refused = claims.claim(distinct("u_1", kMaxLiveClaimsPerGuest));
+  CHECK(refused.what == claim_decision::outcome::refused);
+  REQUIRE(refused.reason == refusal_reason::too_many_claims);
+  CHECK(std::string(code_of(*refused.reason)) == "TOO_MANY_CLAIMS");
+  CHECK(claims.claim(distinct("u_1", 0)).what == claim_decision::outcome::repeated);
+  CHECK(claims.claim(distinct("u_2", 0)).what == claim_decision::outcome::granted);
+  // Released, a claim no longer holds: room for one more.
+  REQUIRE(claims.settle({"m_1", "u_1", "b0"}, settlement::release, std::nullopt));
+  CHECK(claims.claim(distinct("u_1", kMaxLiveClaimsPerGuest)).what ==
+        claim_decision::outcome::granted);
+  // Expired claims do not count either.
+  now += kTtl;
+  CHECK(claims.claim(distinct("u_1", kMaxLiveClaimsPerGuest + 1)).what ==
+        claim_decision::outcome::granted);
+}

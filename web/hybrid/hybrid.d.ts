@@ -148,6 +148,32 @@ export interface SnapshotInfo {
   expired: boolean;
 }
 
+/** HybridQualifier.diagnostics(). */
+export interface HybridDiagnostics {
+  /** As snapshotInfo(). */
+  snapshot: SnapshotInfo | null;
+  holds: {
+    /** The guest's undecided orders, as the outbox held them at the last read. */
+    pendingOrders: number;
+    /** Orders billed with their offer since the snapshot in hand was read (held until a refresh brings the service's state). */
+    billedSinceSnapshot: number;
+    /** The store hub's live claims of the guest (null without a hub). */
+    claims: StoreClaimsDiagnostics | null;
+  };
+}
+
+/** How the live claims the local answers count stand: they are asked for in the background, never waited for. */
+export interface StoreClaimsDiagnostics {
+  /** How long ago the claims in use were asked for (the `now` option's clock), or null when none are known yet. */
+  ageMs: number | null;
+  /** Whether a request for them is under way (bounded by hub.timeoutMs). */
+  refreshing: boolean;
+  /** Whether the hub cut the list (it answers at most 100 claims per guest). */
+  truncated: boolean;
+  /** Why the last request brought none (the last claims known stay in use), or null. */
+  lastError: string | null;
+}
+
 /** An age as people read it: "2 h 10 min", "3 days 4 h", "12 s". */
 export function describeAge(ms: number): string;
 
@@ -204,6 +230,12 @@ export declare class HybridQualifier {
    */
   refresh(): Promise<Snapshot>;
   snapshotInfo(): SnapshotInfo | null;
+  /**
+   * What the local answers rest on, as last known, without asking anyone: the snapshot and the
+   * holds (the guest's undecided orders last read, the orders billed since the snapshot, and with
+   * a store hub the live claims' age).
+   */
+  diagnostics(): HybridDiagnostics;
   /** Frees the engine; later calls reject with QualifyError (410). */
   dispose(): void;
 }

@@ -1,8 +1,10 @@
-// Local answers at once, confirmed by the service: qualify() runs the engine on a snapshot of the
-// account (local_snapshot.js: its life cycle); confirm() asks the service, falls back to the
-// local answer (marked provisional) when the service cannot be reached, and refreshes the
-// snapshot when the two disagree. checkout() bills orders through a durable outbox (web/orders/),
-// whose guest on screen is this hybrid's (an OrderGuest over its snapshot).
+// Local answers at once, confirmed by the service: a facade over the account snapshot's life cycle
+// (local_snapshot.js), what the guest has promised away (web/holds/: the guest's undecided orders
+// in the outbox, the orders billed since the snapshot, the store hub's claims) and the order path
+// (web/orders/). qualify() runs the engine on the snapshot with the holds taken off; confirm()
+// asks the service, falls back to the local answer (marked provisional) when the service cannot be
+// reached, and refreshes the snapshot when the two disagree; checkout() bills orders through a
+// durable outbox. Each part is handed what it needs; none calls back into this one.
 import { QualifyError } from '../engine/qualify_error.js';
 import { isServiceUnavailable } from '../http/loyalty_client.js';
 import { memorySnapshotStore } from '../snapshots/snapshot_store.js';
@@ -14,9 +16,9 @@ import { sameJson } from '../storage/json_equality.js';
 import { engineFactory } from '../worker/engine_factory.js';
 import { checkOutbox, checkStore, hybridOptions } from './hybrid_options.js';
 import { StoreHubClient } from '../hub/hub_client.js';
-import { StoreClaims } from '../hub/store_claims.js';
-import { ownerOfSnapshot } from '../orders/order_record.js';
-import { GuestHolds } from './guest_holds.js';
+import { GuestHolds } from '../holds/guest_holds.js';
+import { KeptSettlements } from '../holds/kept_settlements.js';
+import { StoreClaims } from '../holds/store_claims.js';
 import { LocalSnapshot } from './local_snapshot.js';
 
 export { describeAge } from './describe_age.js';
@@ -24,13 +26,11 @@ export { describeAge } from './describe_age.js';
 export class HybridQualifier {
   #client;
   #maxAgeMs;
+  #now;
   #onDivergence;
   #snapshots;
+  #holds;
   #orders;
-  #holds = new GuestHolds();
-  #claims = null;
-  #holdsStale = true;
-  #loadedHolds = null;
   #settleRefresh = null;
   #settleAgain = false;
   #disposed = false;
@@ -40,26 +40,24 @@ export class HybridQualifier {
     const { client, store, qualifierOptions = {}, outbox, offline, onOrderSettled, credentialsFor, storeCredentials, backoff, worker } = checked;
     this.#client = client;
     this.#maxAgeMs = checked.maxAgeMs;
+    this.#now = checked.now ?? Date.now;
     this.#onDivergence = checked.onDivergence ?? null;
     const snapshotStore = checkStore(store ?? memorySnapshotStore());
+    const orderOutbox = checkOutbox(outbox ?? defaultOrderOutbox());
     const engine = engineFactory(worker, qualifierOptions ?? {});
-    if (checked.hub !== null) this.#claims = new StoreClaims({ hub: new StoreHubClient(checked.hub), store: snapshotStore });
-    const derive = (snapshot) => {
-      this.#loadedHolds = this.#holds.key;
-      return this.#holds.derive(snapshot);
-    };
-    this.#snapshots = new LocalSnapshot({ ...checked, store: snapshotStore, qualifierOptions: qualifierOptions ?? {}, engine, derive });
-    // The order path sees the guest's account through the pending holds: what it promises counts them.
-    const snapshots = {
-      current: () => this.#snapshots.current(),
-      ready: () => this.#snapshots.ready(),
-      localDiscount: (request, offer, order) => this.#localDiscount(request, offer, order),
-      withheld: (request, offer, basketId) => this.#withheld(request, offer, basketId),
-      accountSnapshot: (client) => this.#snapshots.accountSnapshot(client),
-    };
+    const claims =
+      checked.hub === null
+        ? null
+        : new StoreClaims({ hub: new StoreHubClient(checked.hub), kept: new KeptSettlements({ store: snapshotStore, kioskId: checked.hub.kioskId }), now: this.#now });
+    // The engine loads the snapshot with the guest's holds taken off; the holds answer through its engine.
+    let holds = null;
+    this.#snapshots = new LocalSnapshot({ ...checked, store: snapshotStore, qualifierOptions: qualifierOptions ?? {}, engine, derive: (snapshot) => holds.derive(snapshot) });
+    holds = new GuestHolds({ outbox: orderOutbox, claims, snapshots: this.#snapshots });
+    this.#holds = holds;
     this.#orders = new OrderCheckout({
-      outbox: checkOutbox(outbox ?? defaultOrderOutbox()),
-      guest: new OrderGuest({ client, snapshots, credentialsFor }),
+      outbox: orderOutbox,
+      guest: new OrderGuest({ client, snapshots: this.#snapshots, credentialsFor }),
+      holds,
       policy: offlinePolicy(offline),
       onOrderSettled: (order, outcome) => {
         this.#settled(order, outcome);
@@ -69,7 +67,7 @@ export class HybridQualifier {
       backoff,
     });
     this.#orders.start();
-    this.#claims?.retry();
+    claims?.retry();
   }
 
   /**
@@ -109,11 +107,7 @@ export class HybridQualifier {
    */
   async checkout(request, options = {}) {
     this.#live();
-    try {
-      return await this.#orders.checkout(request, options);
-    } finally {
-      this.#holdsStale = true; // the pending set changed
-    }
+    return this.#orders.checkout(request, options);
   }
 
   /** The orders of this guest not decided yet (with { all: true }: every one on the device), oldest first. */
@@ -178,15 +172,28 @@ export class HybridQualifier {
   async refresh() {
     this.#live();
     const mark = this.#holds.mark();
+    const startedAt = this.#now();
     const snapshot = await this.#snapshots.refresh();
-    this.#holds.refreshed(mark);
-    await this.#reloadHolds();
+    // The service's snapshot after those billings is in hand: they are in it, and its generated_at
+    // (the service's clock) is the billing time of the claims they spent.
+    this.#holds.refreshed(mark, snapshot?.generated_at ?? null, startedAt);
+    await this.#holds.sync();
     return snapshot;
   }
 
   /** The snapshot in use: when it was saved (epoch ms), its age and whether it is expired; or null. */
   snapshotInfo() {
     return this.#snapshots.info();
+  }
+
+  /**
+   * What the local answers rest on, as last known, without asking anyone: the snapshot (as
+   * snapshotInfo()) and the holds: the guest's undecided orders last read, the orders billed since
+   * the snapshot, and with a store hub the live claims' age, whether they are being asked for,
+   * whether the hub cut the list and its last error.
+   */
+  diagnostics() {
+    return { snapshot: this.#snapshots.info(), holds: this.#holds.diagnostics() };
   }
 
   /**
@@ -209,70 +216,21 @@ export class HybridQualifier {
     this.#snapshots.dispose();
   }
 
-  // compute(engine) on the snapshot in hand with what the guest's pending orders hold taken off.
+  // compute(engine) on the snapshot in hand with what the guest has promised away taken off (the
+  // holds as last known: the outbox read again only when it changed, the claims never waited for).
   async #localAnswer(compute) {
     await this.#snapshots.ready();
-    await this.#syncHolds();
+    await this.#holds.sync();
     return this.#snapshots.localAnswer(compute);
   }
 
-  // The pending set is read again after a checkout or a settlement; the engine reloads when what
-  // it holds changed. An unreadable outbox keeps the holds as they were.
-  async #syncHolds() {
-    if (this.#holdsStale) {
-      this.#holdsStale = false;
-      try {
-        this.#holds.setOrders(await this.#orders.pendingOrders());
-      } catch {
-        this.#holdsStale = true;
-      }
-    }
-    if (this.#claims !== null) {
-      const me = ownerOfSnapshot(this.#snapshots.current());
-      if (me !== null) this.#holds.setClaims(await this.#claims.live(me), this.#snapshots.current().generated_at);
-    }
-    await this.#reloadHolds();
-  }
-
-  async #reloadHolds() {
-    if (this.#loadedHolds !== null && this.#loadedHolds !== this.#holds.key) await this.#snapshots.rederive();
-  }
-
-  // The discount the offline policy may promise for `order`'s offer: on the snapshot with only
-  // what was held before that order taken off (an order never holds against itself).
-  async #localDiscount(request, offer, order) {
-    const snapshot = this.#snapshots.current();
-    if (snapshot === null) return null;
-    await this.#syncHolds();
-    return this.#snapshots.discountOn(this.#holds.deriveFor(snapshot, order ?? null), request, offer);
-  }
-
-  // Why a new order may not promise `offer`: the local explain on the held snapshot; then, with a
-  // store hub, the claim of basket `basketId` (every redemption, online or not).
-  async #withheld(request, offer, basketId) {
-    let local = null;
-    try {
-      const { answer } = await this.#localAnswer((engine) => engine.explain(request));
-      const entry = answer.entries.find((e) => e.kind === offer.kind && e.id === offer.id);
-      local = this.#holds.withheld(this.#snapshots.current(), entry, offer);
-    } catch (e) {
-      if (this.#claims === null) throw e;
-    }
-    if (local !== null || this.#claims === null) return local;
-    const snapshot = this.#snapshots.current();
-    const me = ownerOfSnapshot(snapshot);
-    if (me === null) return { kind: offer.kind, id: offer.id, code: 'HUB_UNREACHABLE', message: 'Not redeemed: the account could not be read to claim the offer at the store hub, so no offer is promised.' };
-    return this.#claims.claim(me, basketId, offer, snapshot);
-  }
-
-  // An order was decided: the pending set changed; billed with its offer, it stays held until
-  // the service's snapshot after it is in hand (a refresh now, in the background).
+  // An order was decided: the holds know (billed with its offer, it stays held until the
+  // service's snapshot after it is in hand: a refresh now, in the background). An order that asked
+  // for no offer changed nothing the holds count: no refresh for it.
   #settled(order, outcome) {
-    this.#holdsStale = true;
-    this.#claims?.settle(order, outcome).catch(() => {});
-    this.#claims?.retry();
-    if (this.#disposed) return;
-    if (outcome.status === 'billed' && order.offer && !order.derivedFrom) this.#holds.billed(order);
+    this.#holds.settled(order, outcome);
+    this.#holds.claims?.retry();
+    if (this.#disposed || !order.requestedOffer) return;
     if (this.#settleRefresh !== null) {
       this.#settleAgain = true; // refreshed again once the running refresh ends
       return;

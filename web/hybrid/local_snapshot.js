@@ -166,16 +166,6 @@ export class LocalSnapshot {
     return { answer: await compute(this.#qualifier), ageMs };
   }
 
-  /** The local engine's discount for an offer on a request (for the offline policy), or null. */
-  async localDiscount(request, offer) {
-    if (this.#qualifier === null || this.#snapshot === null || this.#now() - this.#savedAt > this.#maxStaleMs) return null;
-    try {
-      return await qualifyingDiscount(this.#qualifier, request, offer);
-    } catch {
-      return null;
-    }
-  }
-
   /** Loads the engine again with derive() of the snapshot in hand (what is held changed). */
   async rederive() {
     if (this.#qualifier !== null && this.#snapshot !== null) await this.#qualifier.setSnapshot(this.#derive(this.#snapshot));
@@ -183,7 +173,8 @@ export class LocalSnapshot {
 
   /**
    * The local engine's discount for an offer on a request when the engine answers from
-   * `snapshot` (a derived one), or null: a throwaway engine, freed at once.
+   * `snapshot` (a derived one: the offline policy's, web/holds/), or null: a throwaway engine,
+   * freed at once.
    */
   async discountOn(snapshot, request, offer) {
     if (this.#qualifier === null || this.#now() - this.#savedAt > this.#maxStaleMs) return null;

@@ -2,31 +2,38 @@
 // before it is sent, and stays there until the service decides it (order_replay.js sends it, now
 // and until it is 'billed' or 'refused'; the service treats a repeated id as the same basket: a
 // billed basket answers with what it billed and is never billed again). Once durably queued,
-// checkout never rejects. Whose order it is and which client replays it come from an OrderGuest.
-// HybridQualifier owns one OrderCheckout (internal module).
+// checkout never rejects. Whose order it is and which client replays it come from an OrderGuest;
+// what the guest has promised away from the GuestHolds handed in (web/holds/). The whole
+// decision is taken under the guest's lock, against the guest's orders as the outbox holds them
+// at that moment: every tab and process on one outbox decides alike. HybridQualifier owns one
+// OrderCheckout (internal module).
 import { sameJson } from '../storage/json_equality.js';
-import { checkBasketId, derivedBasketId, newBasketId } from './basket_id.js';
+import { checkBasketId, newBasketId } from './basket_id.js';
+import { recordFirstAttempt } from './order_attempt.js';
 import { basketIdInUse, describeError, notPlaced, ownerUnknown, queuedOutcome } from './order_outcome.js';
 import { OrderReplay } from './order_replay.js';
-import { UNRESOLVED_OWNER, checkOffer, checkRequest, isGuestsOrder, keyOf, newOrder, requestOf } from './order_record.js';
-import { withholdOffer } from './pending_holds.js';
+import { UNRESOLVED_OWNER, checkOffer, checkRequest, isGuestsOrder, newOrder, requestOf, withholdOffer } from './order_record.js';
 
 export class OrderCheckout {
   #outbox;
   #guest;
+  #holds;
   #storeCredentials;
   #replay;
 
   /**
-   * outbox: an order outbox; guest: an OrderGuest (the guest on screen, their client, the local
-   * discount); policy: offlinePolicy(); onOrderSettled(order, outcome) or null; storeCredentials:
-   * whether an order keeps the credentials it was placed with; backoff: RetryBackoff options.
+   * outbox: an order outbox; guest: an OrderGuest (the guest on screen, their client); holds: the
+   * guest's GuestHolds (web/holds/: the withheld check, the offline policy's discount, the claims
+   * of a store hub); policy: offlinePolicy(); onOrderSettled(order, outcome) or null;
+   * storeCredentials: whether an order keeps the credentials it was placed with; backoff:
+   * RetryBackoff options.
    */
-  constructor({ outbox, guest, policy, onOrderSettled, storeCredentials = true, backoff }) {
+  constructor({ outbox, guest, holds, policy, onOrderSettled, storeCredentials = true, backoff }) {
     this.#outbox = outbox;
     this.#guest = guest;
+    this.#holds = holds;
     this.#storeCredentials = storeCredentials;
-    this.#replay = new OrderReplay({ outbox, guest, policy, onOrderSettled, storeCredentials, backoff });
+    this.#replay = new OrderReplay({ outbox, guest, holds, policy, onOrderSettled, storeCredentials, backoff });
   }
 
   /** Replays what an earlier run left (start-up), and again whenever the browser is back online. */
@@ -50,68 +57,95 @@ export class OrderCheckout {
     // No token now: the order is replayed by its guest's client.
     const credentials = this.#storeCredentials ? await this.#guest.credentials() : null;
     if (me === null && credentials === null) throw ownerUnknown();
-    let existing;
-    try {
-      existing = await this.#existing(basketId, me, credentials);
-    } catch (e) {
-      throw notPlaced(e);
-    }
-    let order;
-    if (existing) {
-      const existingOffer = existing.derivedFrom ? existing.derivedFrom.offer : existing.requestedOffer ?? null;
-      if (!sameJson(requestOf(existing), body) || !sameJson(existingOffer ?? null, offer)) throw basketIdInUse(basketId);
-      order = existing;
-    } else {
+    const owner = me?.owner ?? UNRESOLVED_OWNER;
+    const placed = await this.#replay.exclusive(owner, async (lease) => {
+      let orders;
+      let existing;
+      try {
+        ({ orders, existing } = await this.#ownOrders(owner, basketId, me, credentials));
+      } catch (e) {
+        throw notPlaced(e);
+      }
+      if (existing) {
+        const existingOffer = existing.derivedFrom ? existing.derivedFrom.offer : existing.requestedOffer ?? null;
+        if (!sameJson(requestOf(existing), body) || !sameJson(existingOffer ?? null, offer)) throw basketIdInUse(basketId);
+        // Stored under another owner (queued before the account was read): its own guest's turn.
+        if (existing.owner !== owner) return { existing };
+        return { outcome: await this.#decideQuietly(existing, lease, false) };
+      }
       // An offer already held (by a pending order, or at another kiosk) is not promised: the
       // order is placed without it, at full price, and its outcome says why (`withheld`).
-      const withheld = await this.#guest.withheld(body, offer, basketId);
-      order = newOrder({ owner: me, basketId, request: body, offer: withheld ? null : offer, replay: credentials });
+      const withheld = offer === null ? null : await this.#withheld({ me, orders, request: body, offer, basketId });
+      const order = newOrder({ owner: me, basketId, request: body, offer: withheld ? null : offer, replay: credentials });
       if (withheld) withholdOffer(order, offer, withheld);
+      // Written once, with the attempt it is about to get: the send needs no second write.
+      recordFirstAttempt(order);
       try {
         // Written before it is sent: from now on it is never lost, whatever happens to the answer.
         await this.#outbox.put(order);
       } catch (e) {
+        // Not placed: a claim made for it is given back before checkout() says so.
+        await this.#holds.claims?.release(order).catch(() => {});
         throw notPlaced(e);
       }
-    }
-    // Durably queued: from here on checkout never rejects (a failure is a 'queued' outcome).
-    // Only this order is sent now: the others wait for the replay (and never hold this one back).
+      // Durably queued: from here on checkout never rejects (a failure is a 'queued' outcome).
+      return { outcome: await this.#decideQuietly(order, lease, true) };
+    });
+    return placed.outcome ?? this.#replay.one(placed.existing);
+  }
+
+  // The order's turn; a failure after it was stored is a 'queued' outcome, never a rejection.
+  async #decideQuietly(order, lease, recorded) {
     try {
-      return await this.#replay.one(order);
+      return await this.#replay.decide(order, lease, { recorded });
     } catch (e) {
       order.lastError = `the replay failed: ${describeError(e)}`;
       return queuedOutcome(order);
     }
   }
 
-  // The guest's pending order with this basket id (or the sale derived from it), or null: looked
-  // up by key (outbox.get) when the outbox can, so a checkout reads no other order.
-  async #existing(basketId, me, credentials) {
-    const derived = await derivedBasketId(basketId);
-    const owners = [...(me === null ? [] : [me.owner]), UNRESOLVED_OWNER];
-    const keys = owners.flatMap((owner) => [{ owner, basketId }, { owner, basketId: derived }]);
-    let found;
-    if (typeof this.#outbox.get === 'function') {
-      // At once: each is a read of its own (a file, a row), and none depends on another.
-      found = await Promise.all(keys.map((key) => this.#outbox.get(key)));
-    } else {
-      const wanted = new Set(keys.map(keyOf));
-      found = (await this.#outbox.list()).filter((o) => wanted.has(keyOf(o)));
+  // Why the new order may not promise its offer, or null: a failure to decide promises nothing.
+  async #withheld(args) {
+    if (args.me === null) {
+      // Nobody to claim it for: with a store hub nothing is promised without a claim.
+      if (this.#holds.claims === null) return null;
+      const message = 'Not redeemed: the account could not be read to claim the offer at the store hub, so no offer is promised.';
+      return { kind: args.offer.kind, id: args.offer.id, code: 'HUB_UNREACHABLE', message };
     }
-    return (
-      found.find(
-        (o) => o && isGuestsOrder(o, me, credentials) && (o.basketId === basketId || o.derivedFrom?.basketId === basketId),
-      ) ?? null
-    );
+    try {
+      return (await this.#holds.withheld(args)) ?? null;
+    } catch (e) {
+      if (this.#holds.claims === null) return null;
+      const message = `Not redeemed: the offer could not be claimed at the store hub (${describeError(e)}), so no offer is promised.`;
+      return { kind: args.offer.kind, id: args.offer.id, code: 'HUB_UNREACHABLE', message };
+    }
+  }
+
+  // The guest's orders as the outbox holds them now (one read: the withheld check counts them),
+  // and the pending order with this basket id among them or among the orders queued before the
+  // account was read (or the sale derived from it), or null.
+  async #ownOrders(owner, basketId, me, credentials) {
+    const [orders, unresolved] = await Promise.all([
+      this.#holds.readOrders(owner),
+      owner === UNRESOLVED_OWNER ? [] : this.#holds.readOrders(UNRESOLVED_OWNER),
+    ]);
+    const existing =
+      [...orders, ...unresolved].find(
+        (o) => isGuestsOrder(o, me, credentials) && (o.basketId === basketId || o.derivedFrom?.basketId === basketId),
+      ) ?? null;
+    return { orders, existing };
   }
 
   /** The orders of the guest on screen (all: every order on the device) not decided yet, oldest first. */
   async pendingOrders({ all = false } = {}) {
-    const orders = await this.#outbox.list();
-    if (all) return orders;
+    if (all) return this.#outbox.list();
     const me = await this.#guest.identify();
     const credentials = await this.#guest.credentials();
-    return orders.filter((order) => isGuestsOrder(order, me, credentials));
+    const [mine, unresolved] = await Promise.all([
+      me === null ? [] : this.#holds.readOrders(me.owner),
+      this.#holds.readOrders(UNRESOLVED_OWNER),
+    ]);
+    return [...mine, ...unresolved.filter((order) => isGuestsOrder(order, me, credentials))].sort((a, b) => a.sequence - b.sequence);
   }
 
   /** The outbox's damaged entries ([] when it does not report any). */

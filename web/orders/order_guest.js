@@ -1,7 +1,7 @@
-// The one collaborator between HybridQualifier and the order path: who the guest on screen is
-// (the (merchant, user) of the account snapshot in hand), which client replays an order (with
-// credentials proven to be its guest's), and what the local engine would discount for the
-// offline policy. The order path asks it; it never reaches into the hybrid.
+// Who the guest on screen is for the order path: the (merchant, user) of the account snapshot in
+// hand, and which client replays an order (with credentials proven to be its guest's). It reads
+// the snapshot's life cycle it is handed (LocalSnapshot); what the guest has promised away is the
+// holds' (web/holds/), handed to the order path beside it.
 import { LoyaltyClient, NETWORK_ERROR, TIMEOUT } from '../http/loyalty_client.js';
 import { withinTime } from '../http/time_limit.js';
 import { QualifyError } from '../engine/qualify_error.js';
@@ -22,12 +22,9 @@ export class OrderGuest {
 
   /**
    * client: the on-screen client (a LoyaltyClient: saveBasket(body), credentials(),
-   * withCredentials(), timeoutMs); snapshots: the guest's account in hand, { current(): the
-   * snapshot or null, ready(): loads one (following the client's current guest),
-   * localDiscount(request, offer, order): the local engine's discount text for the offer of
-   * `order` or null (or a promise of it), withheld(request, offer, basketId): why a new order may
-   * not promise the offer ({ kind, id, code, message }) or null (optional),
-   * accountSnapshot(client): the account read with that client, as a snapshot };
+   * withCredentials(), timeoutMs); snapshots: the guest's account in hand (a LocalSnapshot:
+   * current(): the snapshot or null, ready(): loads one, following the client's current guest,
+   * accountSnapshot(client): the account read with that client, as a snapshot);
    * credentialsFor(order): the caller's credentials for an order, or null (may be absent).
    */
   constructor({ client, snapshots, credentialsFor = null }) {
@@ -70,21 +67,6 @@ export class OrderGuest {
     if (typeof this.#client.credentials !== 'function') return null;
     try {
       return await this.#client.credentials();
-    } catch {
-      return null;
-    }
-  }
-
-  /** The local engine's discount text for `order`'s `offer` on `request`, or null (or a promise of it). */
-  localDiscount(request, offer, order) {
-    return this.#snapshots.localDiscount(request, offer, order);
-  }
-
-  /** Why new order `basketId` may not promise `offer` (it is held: pending_holds.js), or null. */
-  async withheld(request, offer, basketId) {
-    if (offer === null || typeof this.#snapshots.withheld !== 'function') return null;
-    try {
-      return (await this.#snapshots.withheld(request, offer, basketId)) ?? null;
     } catch {
       return null;
     }

@@ -2,7 +2,6 @@
 // 'queued' is not decided yet) and the errors of a checkout that placed nothing, each with its
 // message. Every sentence a guest or a clerk reads about an order is written here.
 import { QualifyError } from '../engine/qualify_error.js';
-import { withheldFields } from './pending_holds.js';
 
 /** Status of a checkout that could not store the order: nothing was placed, nothing was sent. */
 export const NOT_PLACED = 507;
@@ -40,6 +39,11 @@ export function basketIdInUse(basketId) {
     `basket id ${basketId} is already used by a pending order with another basket or offer: ` +
       'nothing was sent (give each order its own basket id; the same basket again returns its outcome)',
   );
+}
+
+/** The outcome's `withheld` member of an order placed without its held offer ({} otherwise). */
+export function withheldFields(order) {
+  return order.withheld ? { withheld: order.withheld } : {};
 }
 
 function derivedFields(order) {

@@ -114,6 +114,14 @@ export function newOrder({ owner, basketId, request, offer, replay }) {
   return order;
 }
 
+/** Marks a new order placed without `offer` because it is held (`withheld`: { kind, id, code, message }). */
+export function withholdOffer(order, offer, withheld) {
+  order.requestedOffer = offer;
+  order.withheld = withheld;
+  order.promisedDiscount = '0.00';
+  order.policyApplied = true;
+}
+
 /** The sale of `order` without its offer, refused with `message`, as its own order under `basketId`. */
 export function orderWithoutOffer(order, basketId, message) {
   const derived = {

@@ -86,18 +86,34 @@ export interface OrderOutbox {
   put(order: PendingOrder): void | Promise<void>;
   remove(order: Pick<PendingOrder, 'owner' | 'basketId'>): void | Promise<void>;
   /**
-   * The order with this (owner, basketId), or null (the built-in outboxes have it). With it, a
-   * checkout reads only its own order, however many wait; without it, checkout lists them all.
+   * The order with this (owner, basketId), or null (the built-in outboxes have it). The replay
+   * reads each order again by key before its turn; without it, it lists them all.
    */
   get?(key: Pick<PendingOrder, 'owner' | 'basketId'>): PendingOrder | null | Promise<PendingOrder | null>;
+  /**
+   * The orders of one guest (`owner`), by increasing sequence (the built-in outboxes have it).
+   * Every decision about a guest's order (checkout's check of a held offer, the offline policy's
+   * promise) reads the guest's orders this way, so it costs what that guest's orders cost;
+   * without it, the whole list() is read and filtered.
+   */
+  listOwner?(owner: string): PendingOrder[] | Promise<PendingOrder[]>;
+  /**
+   * A value that changes whenever the orders of `owner` may have changed (the built-in outboxes
+   * have it), or null when it cannot say now: the local answers read the guest's orders again
+   * only when it moved. Without it, they read them for every answer.
+   */
+  changeStamp?(owner: string): string | number | null | Promise<string | number | null>;
   /** The quarantined entries, oldest first (the built-in outboxes always have it). */
   damaged?(): DamagedOrder[] | Promise<DamagedOrder[]>;
   /**
-   * Runs fn() while holding the outbox's replay lock and settles with fn's result. Without it,
-   * replays are one at a time in this process only. A lock that can be lost passes fn a lease:
-   * the replay asks lease.held() before each send, settle and write, and stops once it is false.
+   * Runs fn() while holding the lock of the orders of `options.owner` (a guest: checkout and the
+   * replay take it for one order at a time, so a guest never waits for another guest's orders),
+   * and settles with fn's result. An outbox that ignores the owner locks all its orders at once:
+   * correct, only less concurrent. Without exclusive(), the lock is navigator.locks' (across tabs)
+   * or this process's. A lock that can be lost passes fn a lease: the order path asks
+   * lease.held() before each send, settle and write, and stops once it is false.
    */
-  exclusive?<T>(fn: (lease?: ReplayLease) => T | Promise<T>): Promise<T>;
+  exclusive?<T>(fn: (lease?: ReplayLease) => T | Promise<T>, options?: { owner?: string }): Promise<T>;
   readonly kind?: string;
 }
 
@@ -106,23 +122,31 @@ export interface ReplayLease {
   held(): Promise<boolean>;
 }
 
-/** The built-in outboxes: quarantine and a replay lock included. */
+/** The built-in outboxes: quarantine, the orders of one guest, change stamps and a lock per guest included. */
 export interface LockingOrderOutbox extends OrderOutbox {
   damaged(): DamagedOrder[] | Promise<DamagedOrder[]>;
   /**
-   * memory: one at a time in this process; IndexedDB: navigator.locks
-   * "loyalty-qualifier-outbox:<databaseName>/<storeName>" across tabs and workers (this realm
-   * only without navigator.locks); file: the lock directory `<directory>/replay.lock` across
-   * processes: a holder on this host is taken over exactly when its process is gone (never while
-   * it lives, even stopped), a holder on another host after `staleMs` (default 30 s) without its
-   * heartbeat. Not re-entrant: fn must not call exclusive() of the same outbox.
+   * Per guest (`options.owner`; without one, a lock of the whole outbox that the package no
+   * longer takes). memory: one at a time in this process; IndexedDB: navigator.locks
+   * "loyalty-qualifier-outbox:<databaseName>/<storeName>:<owner>" across tabs and workers (this
+   * realm only without navigator.locks); file: the lock directory
+   * `<directory>/locks/guest-<SHA-256 of the owner>.lock` across processes, a lease: its holder
+   * touches it every third of `staleMs` (default 10 s); it is taken over when untouched that long
+   * (a holder stopped with SIGSTOP, frozen, or on another host gone silent), and at once when its
+   * holder ran on this host and its process is gone. Not re-entrant: fn must not call exclusive()
+   * of the same outbox and guest.
    */
-  exclusive<T>(fn: (lease: ReplayLease) => T | Promise<T>): Promise<T>;
+  exclusive<T>(fn: (lease: ReplayLease) => T | Promise<T>, options?: { owner?: string }): Promise<T>;
   get(key: Pick<PendingOrder, 'owner' | 'basketId'>): PendingOrder | null | Promise<PendingOrder | null>;
+  listOwner(owner: string): PendingOrder[] | Promise<PendingOrder[]>;
+  changeStamp(owner: string): string | number | null | Promise<string | number | null>;
 }
 
 export interface MemoryOrderOutbox extends LockingOrderOutbox {
   list(): PendingOrder[];
+  listOwner(owner: string): PendingOrder[];
+  /** How many times the guest's orders changed. */
+  changeStamp(owner: string): number;
   get(key: Pick<PendingOrder, 'owner' | 'basketId'>): PendingOrder | null;
   put(order: PendingOrder): void;
   remove(order: Pick<PendingOrder, 'owner' | 'basketId'>): void;
@@ -145,21 +169,28 @@ export function memoryOrderOutbox(): MemoryOrderOutbox;
  * IndexedDB (default database "loyalty-qualifier-orders", object store "orders", key
  * [owner, basketId]), strict durability. A record that is not an order moves to the key
  * [0, quarantinedAt, old key as JSON, tag] of the same store, as { quarantine: { key, reason, quarantinedAt }, value }.
+ * listOwner() reads the key range of the guest; changeStamp() moves with this object's writes
+ * and with the notes every other tab or worker of the origin posts on the BroadcastChannel
+ * "loyalty-qualifier-outbox:<databaseName>/<storeName>" after each of its writes.
  */
 export function indexedDbOrderOutbox(options?: {
   indexedDB?: IndexedDbFactoryLike;
   databaseName?: string;
   storeName?: string;
+  /** For listOwner()'s key range; default globalThis.IDBKeyRange (without one, listOwner() filters list()). */
+  IDBKeyRange?: { bound(lower: unknown, upper: unknown): unknown };
 }): IndexedDbOrderOutbox;
 /**
- * Node: one JSON file per order in `directory`, named by the SHA-256 of JSON [owner, basketId]
- * (75 bytes; files of the first layout, encodeURIComponent(owner)~encodeURIComponent(basketId),
- * are still read and removed), written to a temporary file, synced, renamed (the directory synced
- * too). Damaged entries move to `<directory>/quarantine/`.
+ * Node: one JSON file per order, `<directory>/guest-<SHA-256 of the owner>/<SHA-256 of JSON
+ * [owner, basketId]>.order.json` (files of the two earlier layouts directly in `directory` are
+ * still read and removed, and moved by the next put() of their order), written to a temporary
+ * file, synced, renamed (the folder synced too). Damaged entries move to `<directory>/quarantine/`.
+ * changeStamp() is the guest folder's modification time (null while it changed within the last
+ * 50 ms: read again).
  */
 export function fileOrderOutbox(options: {
   directory: string;
-  /** How long a replay lock held on another host may stay untouched before it is taken over; default 30000. */
+  /** The lease of a guest's lock directory: untouched this long, it is taken over; default 10000. */
   staleMs?: number;
 }): FileOrderOutbox;
 /** IndexedDB, else (Node) files under ~/.local/state/loyalty-qualifier/orders, else memory. */

@@ -1,12 +1,15 @@
-// The order outbox's replay lock: while one replayer holds it, no other sends or settles that
-// outbox's orders. Three holders: this JavaScript realm only (the memory outbox, and any outbox
-// when nothing better exists), navigator.locks across the tabs and workers of an origin (the
-// IndexedDB outbox), and a lock directory beside the order files across the processes of a machine
-// (the file outbox), recovered when its holder died (never while its process is alive on this
-// host). A lock directory can still be lost (a holder on another host, silent past the staleness
-// time): exclusive(fn) gives fn a lease whose held() says whether the lock is still its own, which
-// the replay asks before each send, settle and write. Browser-safe to import: node:fs, node:os
-// and node:crypto are loaded only when a lock directory is used.
+// The order outbox's locks: while one holder has the lock of a guest's orders, no other sends,
+// settles or decides the promise of that guest's orders (another guest's orders have locks of
+// their own). Three holders: this JavaScript realm only (the memory outbox, and any outbox when
+// nothing better exists), navigator.locks across the tabs and workers of an origin (the IndexedDB
+// outbox), and a lock directory beside the order files across the processes of a machine (the
+// file outbox). A lock directory is a lease: its holder touches it every third of `staleMs`; one
+// untouched for `staleMs` is taken over (its holder stopped, SIGSTOP, a frozen VM, or another host
+// gone silent), and one whose holder ran on this host and is gone, at once. So a lock can be lost:
+// exclusive(fn) gives fn a lease whose held() says whether the lock is still its own, which the
+// replay asks before each send, settle and write (a lost lock is safe: the service bills a basket
+// id once, with the same body). Browser-safe to import: node:fs, node:os and node:crypto are
+// loaded only when a lock directory is used.
 
 /** The lease of a lock that cannot be lost (in-process, navigator.locks). */
 export const KEPT_LEASE = Object.freeze({ held: async () => true });
@@ -47,20 +50,19 @@ async function nodeModule(name) {
 }
 
 const HOLDER = 'holder.json';
-const DEFAULT_STALE_MS = 30_000;
+/** The lease of a lock directory: untouched this long, it is taken over. */
+export const DEFAULT_STALE_MS = 10_000;
 // Several outboxes on one directory in one process queue here first instead of polling the directory.
 const queues = new Map();
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // This boot of this machine (Linux), so that a holder of an earlier boot whose pid is now
-// another process's is known to be gone; null elsewhere.
-async function bootId(fs) {
-  try {
-    return (await fs.readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
-  } catch {
-    return null;
-  }
+// another process's is known to be gone; null elsewhere. Read once.
+let thisBoot = null;
+function bootId(fs) {
+  thisBoot ??= fs.readFile('/proc/sys/kernel/random/boot_id', 'utf8').then((text) => text.trim(), () => null);
+  return thisBoot;
 }
 
 function isAlive(pid) {
@@ -73,11 +75,11 @@ function isAlive(pid) {
 }
 
 /**
- * Why the lock directory at `path` is stale (its holder is gone), or null while it is held (or
- * gone already). A holder recorded as running on this host (this boot) is stale exactly when its
- * process is dead: a live one, even stopped (SIGSTOP) or swapped out, is never taken over.
- * Another host's holder is stale when nobody touched the directory for `staleMs` (a live holder
- * touches it every staleMs / 3).
+ * Why the lock directory at `path` is stale, or null while it is held (or gone already). A
+ * holder recorded as running on this host (this boot) whose process is dead is stale at once.
+ * Any other holder (alive on this host, or on another host) is stale when nobody touched the
+ * directory for `staleMs`: a live holder touches it every staleMs / 3, so one that did not for
+ * that long is stopped (SIGSTOP), frozen or gone, and loses its lease.
  */
 async function staleness(fs, path, staleMs, host, boot) {
   let info;
@@ -96,18 +98,12 @@ async function staleness(fs, path, staleMs, host, boot) {
   if (holder?.host === host && Number.isInteger(holder.pid) && holder.pid > 0) {
     if (holder.boot != null && boot !== null && holder.boot !== boot) return 'its holder ran before this host restarted';
     if (!isAlive(holder.pid)) return `its holder, process ${holder.pid} on this host, is gone`;
-    return null;
   }
   const idle = Date.now() - info.mtimeMs;
-  if (idle > staleMs) return `not touched for ${Math.round(idle)} ms`;
+  if (idle > staleMs) return `not touched for ${Math.round(idle)} ms, past its lease of ${staleMs} ms`;
   return null;
 }
 
-/**
- * Removes the stale lock directory at `path`. Breakers take turns through a second directory
- * (`path`.break) and look again once they hold it, so a lock that a breaker just took over is
- * never removed by another that judged its predecessor stale.
- */
 // Removes the lock directory at `path`: renamed aside first (`path.<suffix>`), so that a new lock can
 // be taken at once, then deleted; nothing to do when it is gone already.
 async function removeLock(fs, path, suffix) {
@@ -121,6 +117,11 @@ async function removeLock(fs, path, suffix) {
   await fs.rm(remains, { recursive: true, force: true });
 }
 
+/**
+ * Removes the stale lock directory at `path`. Breakers take turns through a second directory
+ * (`path`.break) and look again once they hold it, so a lock that a breaker just took over is
+ * never removed by another that judged its predecessor stale.
+ */
 async function breakStale(fs, path, staleMs, host, boot, unique) {
   const breaker = `${path}.break`;
   try {
@@ -154,7 +155,12 @@ async function acquire(path, parent, staleMs) {
   const boot = await bootId(fs);
   const token = unique();
   let wait = 5;
+  // When the directory was made, on the wall clock and on the monotonic one (below: held()).
+  let madeAt;
+  let madeAtMono;
   for (;;) {
+    madeAt = Date.now();
+    madeAtMono = performance.now();
     try {
       await fs.mkdir(path);
       break;
@@ -170,7 +176,7 @@ async function acquire(path, parent, staleMs) {
       continue;
     }
     await pause(wait);
-    wait = Math.min(wait * 2, 100);
+    wait = Math.min(wait * 2, 25); // a waiter looks again soon: a lock is held for one order at a time
   }
   const holder = { pid: process.pid, host, boot, token, since: Date.now() };
   await fs.writeFile(`${path}/${HOLDER}`, JSON.stringify(holder));
@@ -181,7 +187,10 @@ async function acquire(path, parent, staleMs) {
   const heartbeat = setInterval(touch, Math.max(10, Math.floor(staleMs / 3)));
   heartbeat.unref?.();
   // Whether the directory still names this holder (not taken over while this process stalled).
+  // Within half a lease of making it, by both clocks (a stop, a suspend or a clock step shows on
+  // one of them), nobody can have taken it over yet: no read needed.
   const held = async () => {
+    if (Date.now() - madeAt < staleMs / 2 && performance.now() - madeAtMono < staleMs / 2) return true;
     try {
       return JSON.parse(await fs.readFile(`${path}/${HOLDER}`, 'utf8'))?.token === token;
     } catch {
@@ -198,11 +207,11 @@ async function acquire(path, parent, staleMs) {
 
 /**
  * `{ path, exclusive(fn) }` over the lock directory `directory`/`name` (Node): one holder at a time
- * across every process on this machine (and across machines sharing the directory, by the
- * staleness time only). A holder that died is replaced as soon as that is known: at once when it
- * ran on this host and its process is gone (never while it lives), else after `staleMs` without
- * a touch. fn(lease) runs with lease.held(): whether the lock is still this holder's. Not
- * re-entrant: fn() must not call exclusive() on the same lock.
+ * across every process on this machine (and across machines sharing the directory). A holder is
+ * replaced at once when it ran on this host and its process is gone, else after `staleMs` without
+ * a touch (its lease: a live holder touches it every staleMs / 3). fn(lease) runs with
+ * lease.held(): whether the lock is still this holder's. Not re-entrant: fn() must not call
+ * exclusive() on the same lock.
  */
 export function directoryLock(directory, { name = 'replay.lock', staleMs = DEFAULT_STALE_MS } = {}) {
   const parent = directory.replace(/[\\/]+$/, '');
@@ -228,20 +237,29 @@ export function directoryLock(directory, { name = 'replay.lock', staleMs = DEFAU
   };
 }
 
-// Outboxes without exclusive() (a caller's own): one lock per outbox object.
+// Outboxes without exclusive() (a caller's own): locks per outbox object and guest.
 const lockOfOutbox = new WeakMap();
 
 /**
- * The replay lock of `outbox`: its own exclusive(fn); for an outbox without one,
- * navigator.locks' "loyalty-qualifier-outbox" (across tabs) or, without it, one lock per outbox
- * in this realm. Its exclusive(fn) always returns a Promise.
+ * The lock of `outbox` for the orders of `owner`: its own exclusive(fn, { owner }) (an outbox
+ * that takes no owner locks all its orders at once, which is correct, only less concurrent); for
+ * an outbox without exclusive(), navigator.locks' "loyalty-qualifier-outbox:<owner>" (across
+ * tabs) or, without it, one lock per outbox and guest in this realm. Its exclusive(owner, fn)
+ * always returns a Promise.
  */
 export function replayLock(outbox) {
-  if (typeof outbox.exclusive === 'function') return { exclusive: (fn) => Promise.resolve(outbox.exclusive(fn)) };
-  let lock = lockOfOutbox.get(outbox);
-  if (lock === undefined) {
-    lock = webLock('loyalty-qualifier-outbox');
-    lockOfOutbox.set(outbox, lock);
+  if (typeof outbox.exclusive === 'function') {
+    return { exclusive: (owner, fn) => Promise.resolve(outbox.exclusive(fn, { owner })) };
   }
-  return lock;
+  let locks = lockOfOutbox.get(outbox);
+  if (locks === undefined) {
+    locks = new Map();
+    lockOfOutbox.set(outbox, locks);
+  }
+  return {
+    exclusive: (owner, fn) => {
+      if (!locks.has(owner)) locks.set(owner, webLock(`loyalty-qualifier-outbox:${owner}`));
+      return locks.get(owner).exclusive(fn);
+    },
+  };
 }

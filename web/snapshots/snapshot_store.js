@@ -1,6 +1,8 @@
 // Where HybridQualifier keeps account snapshots between runs. A store holds entries
 // { snapshot, savedAt, etag? } (savedAt: epoch milliseconds; etag: the service's ETag) by key; every method may return a value or
-// a Promise. The Node file store loads node:fs only when used, so browsers never see it.
+// a Promise. keys(prefix) lists the keys that start with a prefix (the store hub's kept
+// settlements are entries of their own, found that way). The Node file store loads node:fs only
+// when used, so browsers never see it.
 
 import { writeFileDurably } from '../storage/durable_file.js';
 import { indexedDbObjectStore } from '../storage/indexed_db_store.js';
@@ -10,6 +12,13 @@ function checkKey(key) {
   if (typeof key !== 'string' || key.length === 0) throw new TypeError('key must be a non-empty string');
   return key;
 }
+
+function checkPrefix(prefix) {
+  if (typeof prefix !== 'string') throw new TypeError('prefix must be a string');
+  return prefix;
+}
+
+const sorted = (keys) => [...keys].sort();
 
 // A stored entry, or null when the value is missing or not an entry.
 function entryOf(value) {
@@ -42,6 +51,7 @@ export function memorySnapshotStore() {
     remove: (key) => {
       entries.delete(checkKey(key));
     },
+    keys: (prefix) => sorted([...entries.keys()].filter((key) => key.startsWith(checkPrefix(prefix)))),
   };
 }
 
@@ -59,6 +69,15 @@ export function localStorageSnapshotStore({ storage = globalThis.localStorage, p
     remove: (key) => {
       storage.removeItem(prefix + checkKey(key));
     },
+    keys: (start) => {
+      const wanted = prefix + checkPrefix(start);
+      const found = [];
+      for (let i = 0; i < storage.length; i += 1) {
+        const name = storage.key(i);
+        if (typeof name === 'string' && name.startsWith(wanted)) found.push(name.slice(prefix.length));
+      }
+      return sorted(found);
+    },
   };
 }
 
@@ -67,6 +86,7 @@ export function indexedDbSnapshotStore({
   indexedDB = globalThis.indexedDB,
   databaseName = 'loyalty-qualifier',
   storeName = 'snapshots',
+  IDBKeyRange: keyRanges = globalThis.IDBKeyRange,
 } = {}) {
   const { run, close } = indexedDbObjectStore({ indexedDB, databaseName, storeName, owner: 'indexedDbSnapshotStore' });
   return {
@@ -77,6 +97,13 @@ export function indexedDbSnapshotStore({
     },
     remove: async (key) => {
       await run('readwrite', (store) => store.delete(checkKey(key)));
+    },
+    keys: async (prefix) => {
+      checkPrefix(prefix);
+      // Every string that starts with the prefix sorts between it and the prefix followed by U+FFFF.
+      const range = typeof keyRanges?.bound === 'function' && prefix !== '' ? keyRanges.bound(prefix, `${prefix}\uffff`) : undefined;
+      const keys = await run('readonly', (store) => store.getAllKeys(range));
+      return sorted(keys.filter((key) => typeof key === 'string' && key.startsWith(prefix)));
     },
     /** Closes the database connection (it reopens on the next use). */
     close,
@@ -117,6 +144,27 @@ export function fileSnapshotStore({ directory } = {}) {
     remove: async (key) => {
       const fs = await nodeFs();
       await fs.rm(fileOf(key), { force: true });
+    },
+    keys: async (prefix) => {
+      const start = encodeURIComponent(checkPrefix(prefix));
+      const fs = await nodeFs();
+      let names;
+      try {
+        names = await fs.readdir(directory);
+      } catch (e) {
+        if (e.code === 'ENOENT') return [];
+        throw e;
+      }
+      const keys = [];
+      for (const name of names) {
+        if (!name.endsWith('.json') || !name.startsWith(start)) continue;
+        try {
+          keys.push(decodeURIComponent(name.slice(0, -'.json'.length)));
+        } catch {
+          // not a name this store wrote
+        }
+      }
+      return sorted(keys.filter((key) => key.startsWith(prefix)));
     },
   };
 }

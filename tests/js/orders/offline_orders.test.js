@@ -13,7 +13,7 @@ import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import { account, basket, credentialsOf, root, waitFor } from '../../service/harness.js';
-import { clientOf, latte, lq, qualifierOptions, scratch, service, startServiceAgain, stopService, useOrderService } from './order_service.js';
+import { clientOf, latte, lq, orderFiles, qualifierOptions, scratch, service, startServiceAgain, stopService, useOrderService } from './order_service.js';
 import { startLossyProxy } from '../../service/lossy_proxy.js';
 
 const ALEX = 'u_1001';
@@ -261,7 +261,7 @@ describe('checkout through the outbox', () => {
       const second = await hybrid.checkout(latte, { offer: null, basketId: 'alex-down-2' });
       assert.equal(second.status, 'queued');
       assert.deepEqual((await hybrid.pendingOrders()).map((o) => o.basketId), ['alex-down-1', 'alex-down-2']);
-      assert.equal(readdirSync(directory).filter((f) => f.endsWith('.tmp')).length, 0, 'no temporary file left');
+      assert.equal(orderFiles(directory, { tmp: true }).filter((f) => f.endsWith('.tmp')).length, 0, 'no temporary file left');
     } finally {
       await startServiceAgain();
     }
@@ -269,7 +269,7 @@ describe('checkout through the outbox', () => {
     assert.deepEqual(outcomes.map((o) => [o.basketId, o.status, o.discount]), [['alex-down-1', 'billed', '0.00'], ['alex-down-2', 'billed', '0.00']]);
     assert.deepEqual(await hybrid.flush(), []);
     assert.equal(await balanceOf(ALEX), before, 'queued at full price: no debit');
-    assert.deepEqual(readdirSync(directory), []);
+    assert.deepEqual(orderFiles(directory), []);
     hybrid.dispose();
   });
 
@@ -376,11 +376,11 @@ describe('checkout through the outbox', () => {
       await startServiceAgain();
     }
     assert.equal(queued.status, 'queued');
-    assert.equal(readdirSync(directory).length, 1, 'the order outlived its process');
-    assert.ok(statSync(path.join(directory, readdirSync(directory)[0])).size > 0);
+    assert.equal(orderFiles(directory).length, 1, 'the order outlived its process');
+    assert.ok(statSync(path.join(directory, orderFiles(directory)[0])).size > 0);
     const replayed = await run('replay');
     assert.deepEqual(replayed, { status: 'billed', basketId: 'blair-restart-1', discount: '0.00', message: 'Billed by the loyalty service.', offer: null });
-    assert.deepEqual(readdirSync(directory), []);
+    assert.deepEqual(orderFiles(directory), []);
     assert.equal(await balanceOf(BLAIR), before, 'queued at full price (policy "never"), billed once');
     assert.equal((await basket(service, BLAIR, { ...latte, id: 'blair-restart-1', state: 'billed' })).status, 200, 'the basket exists, billed');
   });

@@ -164,33 +164,51 @@ test('a guest who walked away: the next guest\'s kiosk replays their order with 
   }
 });
 
-test('a full disk after the order was queued: queued with lastError, never a rejection; billed once when space is back', async () => {
+test('a full disk after the order was queued: billed (it was written once, with its attempt); with the service down, queued with lastError, never a rejection, billed once when both are back', async () => {
   const outbox = fillableOutbox(path.join(scratch.dir, 'full-after'));
   const before = await balanceOf('u_1002');
   const hybrid = new lq.HybridQualifier({ client: clientOf('u_1002'), outbox, qualifierOptions, backoff: { initialMs: 600_000 } });
-  try {
-    await hybrid.ready();
-    const realPut = outbox.put;
+  const realPut = outbox.put;
+  const fillAfterNextPut = () => {
     outbox.put = async (order) => {
       const done = await realPut(order);
       outbox.state.full = true; // the disk fills up right after the order was durably queued
+      outbox.put = realPut;
       return done;
     };
-    const outcome = await hybrid.checkout(latte, { offer: twoOff, basketId: 'blair-full-after-1' });
-    outbox.put = realPut;
-    assert.equal(outcome.status, 'queued');
-    assert.equal(outcome.basketId, 'blair-full-after-1');
-    assert.match(outcome.lastError, /ENOSPC/);
-    assert.equal(await balanceOf('u_1002'), before, 'not sent while the attempt cannot be recorded');
+  };
+  try {
+    await hybrid.ready();
+    fillAfterNextPut();
+    const puts = outbox.state.puts;
+    const billed = await hybrid.checkout(latte, { offer: twoOff, basketId: 'blair-full-after-1' });
+    assert.deepEqual([billed.status, billed.discount], ['billed', '2.00'], 'its attempt was written with it: nothing else to write before sending');
+    assert.equal(outbox.state.puts - puts, 1, 'the order was written once');
+    assert.equal(await balanceOf('u_1002'), before - 200);
     outbox.state.full = false;
-    const [replayed] = await hybrid.flush();
-    assert.equal(replayed.status, 'billed');
-    assert.equal(replayed.discount, '2.00');
     // The page kept the basket id: a retry is the same order, never a second one.
     const again = await hybrid.checkout(latte, { offer: twoOff, basketId: 'blair-full-after-1' });
     assert.equal(again.status, 'billed');
-    assert.equal(await balanceOf('u_1002'), before - 200, 'billed once');
+
+    // The disk fills after the order was queued and the service does not answer: the order stays as written.
+    await stopService();
+    let queued;
+    try {
+      fillAfterNextPut();
+      queued = await hybrid.checkout(latte, { offer: twoOff, basketId: 'blair-full-after-2' });
+    } finally {
+      await startServiceAgain();
+    }
+    assert.equal(queued.status, 'queued');
+    assert.equal(queued.basketId, 'blair-full-after-2');
+    assert.match(queued.lastError, /ENOSPC/);
+    assert.equal(queued.discount, null, 'what the outbox holds is sent: with its offer, whose fate is unknown');
+    outbox.state.full = false;
+    const [replayed] = await hybrid.flush();
+    assert.deepEqual([replayed.basketId, replayed.status, replayed.discount], ['blair-full-after-2', 'billed', '2.00']);
+    assert.equal(await balanceOf('u_1002'), before - 400, 'each billed once');
   } finally {
+    outbox.put = realPut;
     hybrid.dispose();
   }
 });

@@ -1,8 +1,8 @@
-// OrderGuest on its own: the one collaborator between HybridQualifier and the order path. Over a
-// real LoyaltyClient and a real LocalSnapshot (the wasm engine on examples/snapshot.json, or an
-// account that cannot be read: a closed port on 127.0.0.1), it says who the guest on screen is,
-// which client replays an order (credentials proven by the real service's account read), and the
-// local engine's discount for the offline policy.
+// OrderGuest on its own: who the guest on screen is for the order path. Over a real LoyaltyClient
+// and a real LocalSnapshot (the wasm engine on examples/snapshot.json, or an account that cannot be
+// read: a closed port on 127.0.0.1), it says who the guest on screen is and which client replays an
+// order (credentials proven by the real service's account read). The local engine's discount for
+// the offline policy is the holds' (tests/js/holds/guest_holds.test.js).
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { LoyaltyClient, memorySnapshotStore } from '../../../web/index.js';
 import { LocalSnapshot } from '../../../web/hybrid/local_snapshot.js';
 import { OrderGuest } from '../../../web/orders/order_guest.js';
 import { engineFactory } from '../../../web/worker/engine_factory.js';
-import { exampleRewards, readJson } from '../support.js';
+import { readJson } from '../support.js';
 import { credentialsOf, ensureWasm, scratchDir, serviceBinary, startService } from '../../service/harness.js';
 
 const snapshot = readJson('examples/snapshot.json');
@@ -119,23 +119,5 @@ test('which client replays an order: credentials proven to be its guest\'s (the 
     snapshots.dispose();
     await service.crash();
     scratch.cleanup();
-  }
-});
-
-test('the local discount of an offer is the engine\'s on the snapshot in hand; null for one that does not qualify or without a snapshot', async () => {
-  const client = new LoyaltyClient(credentials);
-  const snapshots = localSnapshot(client, { snapshot });
-  const guest = new OrderGuest({ client, snapshots });
-  try {
-    const request = basket;
-    assert.equal(await guest.localDiscount(request, { kind: 'reward', id: exampleRewards[0] }), null, 'no snapshot loaded yet');
-    await guest.identify();
-    const explained = (await snapshots.localAnswer((engine) => engine.explain(request))).answer;
-    const entry = explained.entries.find((e) => e.kind === 'reward' && e.id === exampleRewards[0]);
-    assert.ok(entry.qualifies && /^\d+\.\d\d$/.test(entry.discount));
-    assert.equal(await guest.localDiscount(request, { kind: 'reward', id: exampleRewards[0] }), entry.discount);
-    assert.equal(await guest.localDiscount(request, { kind: 'reward', id: 'rw_not_in_this_account' }), null);
-  } finally {
-    snapshots.dispose();
   }
 });

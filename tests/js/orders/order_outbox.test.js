@@ -1,11 +1,14 @@
 // The order outboxes on their own, on real files and real processes: damaged entries (truncated,
 // garbled, not an order, a directory, a FIFO, a dangling link, a file the process may not read)
-// are quarantined and reported by damaged(), never returned and never in the way; file names stay
-// within NAME_MAX for any basket id, files of the first layout are still read and removed; put()
-// throws the file system's ENOSPC unchanged on a real full tmpfs and leaves no half file, and a
-// damaged entry there is still reported;
-// exclusive() is one holder at a time across two Node processes, and a lock left by a killed
-// process is taken over. The IndexedDB outbox's quarantine and lock run in Chromium.
+// are quarantined and reported by damaged(), never returned and never in the way; an order's file
+// is in its guest's folder, named within NAME_MAX for any basket id, and files of the two earlier
+// layouts are still read, removed and moved by put(); listOwner() reads one guest's orders and
+// changeStamp() moves with every change of them; put() throws the file system's ENOSPC unchanged
+// on a real full tmpfs and leaves no half file, and a damaged entry there is still reported;
+// exclusive() is one holder at a time across two Node processes (per guest with { owner }: two
+// guests never wait for each other), a lock left by a killed process is taken over, and so is one
+// whose holder is alive but silent past its lease. The IndexedDB outbox's quarantine, listOwner,
+// change notes and lock run in Chromium.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -45,7 +48,10 @@ function orderOf(owner, basketId, extra = {}) {
 }
 const OWNER = JSON.stringify(['m_harbor', 'u_1001']);
 const freshDirectory = (name) => mkdtempSync(path.join(scratch, `${name}-`));
-const orderFiles = (directory) => readdirSync(directory).filter((name) => name.endsWith('.order.json')).sort();
+// The order files below `directory` (its guests' folders and the earlier layouts; quarantine left out).
+const orderFiles = (directory) =>
+  readdirSync(directory, { recursive: true }).filter((name) => !name.startsWith('quarantine') && name.endsWith('.order.json')).sort();
+const GUEST_FILE = /^guest-[0-9a-f]{64}\/[0-9a-f]{64}\.order\.json$/;
 
 /** Runs `code` (an ES module) in a new Node process; resolves { status, signal, stdout, stderr }. */
 function runNode(code, { args = [], prefix = [], onSpawn } = {}) {
@@ -91,6 +97,14 @@ describe('damaged entries of the file outbox', () => {
     symlinkSync(path.join(directory, 'nowhere'), path.join(directory, 'dangling.order.json'));
     // A whole order under a name that is not its own: remove() would never find it.
     writeFileSync(path.join(directory, 'misnamed.order.json'), JSON.stringify(orderOf(OWNER, 'b-misnamed')));
+    // Inside a guest's folder: a garbled file, and another guest's order.
+    const guest = path.dirname(orderFiles(directory).find((name) => GUEST_FILE.test(name)));
+    writeFileSync(path.join(directory, guest, 'torn.order.json'), '{"owner":');
+    const stranger = orderOf(JSON.stringify(['m_harbor', 'u_other']), 'b-stranger');
+    await outbox.put(stranger);
+    const strangerFile = orderFiles(directory).find((name) => !name.startsWith(guest));
+    writeFileSync(path.join(directory, guest, path.basename(strangerFile)), JSON.stringify(stranger));
+    await outbox.remove(stranger);
 
     assert.deepEqual(await outbox.list(), [first, second]);
     const third = orderOf(OWNER, 'b-third');
@@ -101,8 +115,11 @@ describe('damaged entries of the file outbox', () => {
     const byKey = Object.fromEntries(damaged.map((entry) => [entry.key, entry]));
     assert.deepEqual(Object.keys(byKey).sort(), [
       'dangling.order.json', 'fifo.order.json', 'folder.order.json', 'garbled.order.json',
+      `${guest}/${path.basename(strangerFile)}`, `${guest}/torn.order.json`,
       'misnamed.order.json', 'stranger.order.json', 'truncated.order.json',
-    ]);
+    ].sort());
+    assert.match(byKey[`${guest}/torn.order.json`].reason, /^not JSON/);
+    assert.match(byKey[`${guest}/${path.basename(strangerFile)}`].reason, /name is not the file name of the order/);
     assert.match(byKey['truncated.order.json'].reason, /^not JSON \(truncated or garbled/);
     assert.match(byKey['garbled.order.json'].reason, /^not JSON/);
     assert.match(byKey['stranger.order.json'].reason, /^not an order: no owner/);
@@ -146,6 +163,7 @@ describe('damaged entries of the file outbox', () => {
       for (const name of names) if (readFileSync(path.join(directory, name), 'utf8').includes(order.basketId)) return name;
       throw new Error('not found');
     }));
+    chmodSync(path.join(directory, path.dirname(readableName)), 0o777); // the guest's folder, as the directory
     chmodSync(path.join(directory, readableName), 0o644);
     chmodSync(path.join(directory, secretName), 0o000);
     const code = `
@@ -179,13 +197,14 @@ describe('file names', () => {
     for (const order of orders) await outbox.put(order);
     assert.deepEqual(await outbox.list(), orders);
     for (const name of orderFiles(directory)) {
-      assert.match(name, /^[0-9a-f]{64}\.order\.json$/);
-      assert.ok(Buffer.byteLength(name) <= 255);
+      assert.match(name, GUEST_FILE);
+      for (const part of name.split('/')) assert.ok(Buffer.byteLength(part) <= 255);
     }
     assert.equal(orderFiles(directory).length, orders.length);
+    assert.equal(new Set(orderFiles(directory).map((name) => path.dirname(name))).size, 3, 'one folder per guest');
     for (const order of orders) await outbox.remove(order);
     assert.deepEqual(await outbox.list(), []);
-    assert.deepEqual(readdirSync(directory), []);
+    assert.deepEqual(orderFiles(directory), []);
     assert.deepEqual(await outbox.damaged(), []);
   });
 
@@ -205,9 +224,93 @@ describe('file names', () => {
     const names = orderFiles(directory);
     assert.equal(names.length, 2);
     assert.ok(names.includes(firstName(kept)), 'an untouched old file stays where it is');
-    assert.ok(names.some((name) => /^[0-9a-f]{64}\.order\.json$/.test(name)), 'the rewritten order is under its new name');
+    assert.ok(names.some((name) => GUEST_FILE.test(name)), "the rewritten order is in its guest's folder");
     assert.ok(!names.includes(firstName(retried)) && !names.includes(firstName(settled)));
     assert.deepEqual(await outbox.damaged(), []);
+  });
+
+  test('files of the second layout (the SHA-256 name directly in the directory) are read by list(), listOwner() and get(), and moved by put()', { timeout: 30_000 }, async () => {
+    const directory = freshDirectory('second-layout');
+    const { createHash } = await import('node:crypto');
+    const secondName = (order) => `${createHash('sha256').update(JSON.stringify([order.owner, order.basketId])).digest('hex')}.order.json`;
+    const old = orderOf(OWNER, 'b-old');
+    const other = orderOf(JSON.stringify(['m_harbor', 'u_1002']), 'b-other');
+    for (const order of [old, other]) writeFileSync(path.join(directory, secondName(order)), JSON.stringify(order));
+    const outbox = fileOrderOutbox({ directory });
+    assert.deepEqual(await outbox.listOwner(OWNER), [old]);
+    assert.deepEqual(await outbox.get(old), old);
+    assert.deepEqual(await outbox.list(), [old, other]);
+    const moved = { ...old, attempts: 1 };
+    await outbox.put(moved);
+    assert.deepEqual(await outbox.listOwner(OWNER), [moved]);
+    assert.ok(!orderFiles(directory).includes(secondName(old)), 'moved to the guest folder');
+    assert.ok(orderFiles(directory).includes(secondName(other)), 'the other stays until written');
+    await outbox.remove(other);
+    assert.deepEqual(await outbox.list(), [moved]);
+  });
+});
+
+describe('one guest\'s orders', () => {
+  test('listOwner() gives that guest\'s orders only, and changeStamp() moves with each of their changes, not with another guest\'s', { timeout: 30_000 }, async () => {
+    const directory = freshDirectory('by-guest');
+    const mine = JSON.stringify(['m_harbor', 'u_mine']);
+    const theirs = JSON.stringify(['m_harbor', 'u_theirs']);
+    const settled = async (outbox, owner) => {
+      // A stamp read within the file system's settling time is null (read again): wait for one.
+      for (let i = 0; i < 200; i += 1) {
+        const stamp = await outbox.changeStamp(owner);
+        if (stamp !== null) return stamp;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error('the stamp never settled');
+    };
+    for (const outbox of [memoryOrderOutbox(), fileOrderOutbox({ directory })]) {
+      const a = orderOf(mine, 'b-a');
+      const b = orderOf(theirs, 'b-b');
+      const empty = await settled(outbox, mine);
+      await outbox.put(a);
+      const one = await settled(outbox, mine);
+      assert.notEqual(one, empty, `${outbox.kind}: a put changes the stamp`);
+      await outbox.put(b);
+      assert.deepEqual(await outbox.listOwner(mine), [a]);
+      assert.deepEqual(await outbox.listOwner(theirs), [b]);
+      assert.equal(await settled(outbox, mine), one, `${outbox.kind}: another guest's order leaves it`);
+      await outbox.put({ ...a, attempts: 1 });
+      const two = await settled(outbox, mine);
+      assert.notEqual(two, one, `${outbox.kind}: a rewrite changes it`);
+      await outbox.remove(a);
+      assert.notEqual(await settled(outbox, mine), two, `${outbox.kind}: a removal changes it`);
+      assert.deepEqual(await outbox.listOwner(mine), []);
+      await outbox.remove(b);
+    }
+  });
+
+  test('exclusive({ owner }): one holder per guest across processes; two guests never wait for each other', { timeout: 60_000 }, async () => {
+    const directory = freshDirectory('guest-locks');
+    const marker = path.join(scratch, `guest-lock-${process.pid}`);
+    const code = `
+      import { writeFileSync } from 'node:fs';
+      const { fileOrderOutbox } = await import(${JSON.stringify(outboxUrl)});
+      await fileOrderOutbox({ directory: process.argv[1] }).exclusive(() => {
+        writeFileSync(process.argv[2], String(process.pid));
+        return new Promise(() => { setInterval(() => {}, 1000); });
+      }, { owner: 'guest-a' });`;
+    let child;
+    const exited = runNode(code, { args: [directory, marker], onSpawn: (spawned) => { child = spawned; } });
+    try {
+      await waitFor(() => existsSync(marker), 'the child to hold guest-a\'s lock');
+      const outbox = fileOrderOutbox({ directory });
+      assert.equal(await outbox.exclusive(() => 'b at once', { owner: 'guest-b' }), 'b at once');
+      let ran = false;
+      const waiting = outbox.exclusive(() => { ran = true; return 'a after'; }, { owner: 'guest-a' });
+      for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(ran, false, "guest-a's lock is the child's");
+      child.kill('SIGKILL');
+      assert.equal(await waiting, 'a after');
+    } finally {
+      child?.kill('SIGKILL');
+      await exited;
+    }
   });
 });
 
@@ -220,7 +323,7 @@ describe('put() on a full disk', () => {
       return;
     }
     const code = `
-      import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+      import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
       const { fileOrderOutbox } = await import(${JSON.stringify(outboxUrl)});
       const directory = process.argv[1] + '/orders';
       mkdirSync(directory);
@@ -237,7 +340,8 @@ describe('put() on a full disk', () => {
           failure = { code: e.code, message: e.message, syscall: e.syscall };
         }
       }
-      const files = readdirSync(directory).sort();
+      // Every file left (a temporary one too), in the guests' folders and beside them.
+      const files = readdirSync(directory, { recursive: true }).filter((name) => statSync(directory + '/' + name).isFile()).sort();
       const sizes = files.map((name) => readFileSync(directory + '/' + name).length);
       const listed = await outbox.list();
       const damaged = await outbox.damaged();
@@ -405,7 +509,7 @@ describe('the IndexedDB outbox in Chromium', { skip: !existsSync(CHROMIUM) && 'n
     if (server) await new Promise((resolve) => server.close(resolve));
   });
 
-  test('quarantines records that are not orders, and exclusive() is one holder across two pages', { timeout: 180_000 }, async () => {
+  test('quarantines records that are not orders, exclusive() is one holder across two pages, listOwner() reads one guest, and a write in one page moves the other\'s changeStamp()', { timeout: 180_000 }, async () => {
     const log = [];
     server = http.createServer((request, response) => {
       const url = new URL(request.url, 'http://localhost');
@@ -501,5 +605,24 @@ describe('the IndexedDB outbox in Chromium', { skip: !existsSync(CHROMIUM) && 'n
     const lines = log;
     assert.equal(lines.length, 40);
     for (let i = 0; i < lines.length; i += 2) assert.equal(lines[i + 1], `end ${lines[i].slice(6)}`, `line ${i + 2}`);
+
+    // One guest's orders by key range; the other tab's write moves this tab's change stamp.
+    await pages[1].evaluate(async () => {
+      const { indexedDbOrderOutbox } = await import('/web/orders/order_outbox.js');
+      globalThis.watching = indexedDbOrderOutbox({ databaseName: 'lq-outbox-test' });
+      globalThis.before = await globalThis.watching.changeStamp('["m","u"]');
+    });
+    const listed = await pages[0].evaluate(async () => {
+      const { indexedDbOrderOutbox } = await import('/web/orders/order_outbox.js');
+      const outbox = indexedDbOrderOutbox({ databaseName: 'lq-outbox-test' });
+      await outbox.put({ owner: '["m","u"]', basketId: 'b-3', sequence: 5, body: { id: 'b-3' } });
+      await outbox.put({ owner: '["m","other"]', basketId: 'b-4', sequence: 6, body: { id: 'b-4' } });
+      const mine = (await outbox.listOwner('["m","u"]')).map((o) => o.basketId);
+      const theirs = (await outbox.listOwner('["m","other"]')).map((o) => o.basketId);
+      await outbox.close();
+      return { mine, theirs };
+    });
+    assert.deepEqual(listed, { mine: ['b-1', 'b-2', 'b-3'], theirs: ['b-4'] });
+    await pages[1].waitForFunction(async () => (await globalThis.watching.changeStamp('["m","u"]')) !== globalThis.before, null, { timeout: 30_000 });
   });
 });

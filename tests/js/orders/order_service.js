@@ -3,6 +3,7 @@
 // guest's LoyaltyClient, and the basket most of them check out. node --test runs each test file
 // in a process of its own, so these bindings are the file's own; they are live (`service` is the
 // running process after startServiceAgain()).
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
 
@@ -58,4 +59,19 @@ export async function startServiceAgain() {
 export function clientOf(userId, { baseUrl = service.url, accessToken, timeoutMs = 10_000, fetch } = {}) {
   const { token, key } = credentialsOf(userId);
   return new lq.LoyaltyClient({ baseUrl, accessToken: accessToken ?? token, merchantKey: key, timeoutMs, ...(fetch ? { fetch } : {}) });
+}
+
+/**
+ * The order files of a file outbox's directory, as paths below it (its guests' folders, and the
+ * earlier layouts directly in it; quarantine left out), sorted; temporary files too when `tmp`.
+ */
+export function orderFiles(directory, { tmp = false } = {}) {
+  let names;
+  try {
+    names = readdirSync(directory, { recursive: true });
+  } catch (e) {
+    if (e.code === 'ENOENT') return [];
+    throw e;
+  }
+  return names.filter((name) => !name.startsWith('quarantine') && (name.endsWith('.order.json') || (tmp && name.endsWith('.tmp')))).sort();
 }

@@ -124,6 +124,15 @@ export async function usage(): Promise<void> {
   if (!changed.notModified) console.log(changed.snapshot.user, changed.etag);
   const info = hybrid.snapshotInfo();
   if (info) console.log(info.ageMs, info.expired, info.savedAt);
+  const diagnostics = hybrid.diagnostics();
+  const claimsAge: number | null | undefined = diagnostics.holds.claims?.ageMs;
+  console.log(diagnostics.snapshot?.ageMs, diagnostics.holds.pendingOrders, diagnostics.holds.billedSinceSnapshot, claimsAge, diagnostics.holds.claims?.truncated);
+  const memoryOutbox = memoryOrderOutbox();
+  const mine: PendingOrder[] = memoryOutbox.listOwner('["m","u"]');
+  const stamp: number = memoryOutbox.changeStamp('["m","u"]');
+  const locked: number = await fileOrderOutbox({ directory: '/tmp/o', staleMs: 5000 }).exclusive(async () => 1, { owner: '["m","u"]' });
+  const keys: string[] = await memorySnapshotStore().keys('hub-settlement:');
+  console.log(mine.length, stamp, locked, keys, await stores[0]!.keys?.('x'));
   await hybrid.refresh();
   hybrid.dispose();
 
