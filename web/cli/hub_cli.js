@@ -6,13 +6,14 @@
 // is no hub binary (503) or the hub refuses to start (503); else the hub's own exit code.
 import process from 'node:process';
 
+import { commandLineRuntime } from '../emulator/runtime_choice.js';
 import { HUB_OPTIONS, checkStoreKey, startStoreHub } from '../service/store_hub.js';
 import { serviceOptionsFromText } from '../service/service_options.js';
 import { UsageError, parseCommandLine } from './command_line.js';
 import { runForegroundCommand } from './foreground_command.js';
 
 const USAGE = `usage: loyalty-qualifier hub --store-key KEY [--port P] [--db FILE|:memory:]
-                           [--host ADDRESS [--expose-on-network]]
+                           [--host ADDRESS [--expose-on-network]] [--runtime native|wasm|auto]
 
   --store-key KEY          every call must carry it (header Store-Key); 1 to 512 visible
                            ASCII characters
@@ -21,7 +22,9 @@ const USAGE = `usage: loyalty-qualifier hub --store-key KEY [--port P] [--db FIL
                            throwaway database removed when the hub stops
   --host ADDRESS           bind address (default 127.0.0.1); one beyond this machine needs
                            --expose-on-network, and the hub then warns on stderr
-  --expose-on-network      allow a --host beyond loopback (kiosks on the store's network)`;
+  --expose-on-network      allow a --host beyond loopback (kiosks on the store's network)
+  --runtime R              native (the platform package's binary), wasm (the emulator, state in
+                           memory: no --db FILE) or auto (default: native where it runs)`;
 
 const PREFIX = 'loyalty-qualifier hub';
 
@@ -29,6 +32,7 @@ const COMMAND_LINE = {
   help: { type: 'boolean', short: 'h' },
   'store-key': { type: 'string' },
   'expose-on-network': { type: 'boolean' },
+  runtime: { type: 'string' },
   ...Object.fromEntries(HUB_OPTIONS.map((option) => [option.flag.slice(2), { type: 'string' }])),
 };
 
@@ -40,7 +44,8 @@ function hubOptions(argv) {
   try {
     const { port, host, db } = serviceOptionsFromText({ port: values.port, host: values.host, db: values.db });
     const storeKey = checkStoreKey(values['store-key'], '--store-key');
-    return { port, host, db, storeKey, exposeOnNetwork: values['expose-on-network'] === true };
+    const runtime = commandLineRuntime('hub', values.runtime, db);
+    return { port, host, db, storeKey, runtime, exposeOnNetwork: values['expose-on-network'] === true };
   } catch (e) {
     if (e instanceof TypeError) throw new UsageError(e.message);
     throw e;
