@@ -30,7 +30,7 @@ service_emulator::service_emulator(const service::options& opts)
       accounts_(db_, clock_),
       accrual_(db_, accounts_, opts.mode == service::service_mode::sandbox),
       baskets_(db_, accounts_, clock_, opts.effective_processing_delay_ms(), window_of(opts),
-               open_limits_of(opts), [] {}),
+               open_limits_of(opts), [this] { purchase_queued_ = true; }),
       server_(service::limits_of(opts).framing) {
   {
     auto lock = db_.lock();
@@ -53,15 +53,24 @@ service_emulator::service_emulator(const service::options& opts)
   }
   // The consumer API's sandbox operations exist in sandbox mode only (API spec 9).
   if (opts.mode == service::service_mode::sandbox) {
-    sandbox_.emplace(db_, accounts_, clock_, opts.effective_processing_delay_ms(), [] {});
+    sandbox_.emplace(db_, accounts_, clock_, opts.effective_processing_delay_ms(),
+                     [this] { purchase_queued_ = true; });
   }
   context_.emplace(
       service::route_context{auth_, accounts_, baskets_, clock_, sandbox_ ? &*sandbox_ : nullptr});
   service::install_routes(server_, *context_);
 }
 
+void service_emulator::land_due_purchases() {
+  if (!purchase_queued_ && (!next_due_ms_ || service::service_clock::wall_ms() < *next_due_ms_)) {
+    return;
+  }
+  purchase_queued_ = false;
+  next_due_ms_ = accrual_.land_due();
+}
+
 std::string service_emulator::answer(std::string_view request) {
-  accrual_.land_due();
+  land_due_purchases();
   return server_.answer(request);
 }
 

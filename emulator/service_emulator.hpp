@@ -1,7 +1,7 @@
 // The local loyalty service assembled in memory, as service/main.cpp assembles it around a socket:
 // the same options, store, fixture seeding, accounts, baskets, accrual and sandbox, and the same
-// routes (http/http_routes.hpp) behind a memory_server. Purchases land on the request after their
-// due time (the native service's accrual thread lands them as the time passes).
+// routes (http/http_routes.hpp) behind a memory_server. Purchases land on the first request at or
+// after their due time (the native service's accrual thread lands them as the time passes).
 #pragma once
 
 #include <optional>
@@ -34,6 +34,13 @@ class service_emulator {
   std::string answer(std::string_view request);
 
  private:
+  /// Lands the purchases due by now when one may be: a purchase was queued since the last look,
+  /// or the earliest pending one is due (reading the store on every request would cost more
+  /// than most answers).
+  void land_due_purchases();
+
+  bool purchase_queued_ = true;         // look at the start: the database may hold some
+  std::optional<int64_t> next_due_ms_;  // the earliest pending purchase's due time
   service::options opts_;
   service::service_clock clock_;
   service::store db_;

@@ -8,6 +8,8 @@ import { withZoneNames } from './zone_names.js';
 
 const encoder = new TextEncoder();
 let compiling = null;
+// Zone rules by zone and year, shared by every emulator of this realm: Intl is asked once.
+const zoneRules = new Map();
 
 // The default location, a literal so that bundlers emit exactly this file.
 function defaultWasmUrl() {
@@ -28,12 +30,9 @@ function compiled(source) {
   return compiling;
 }
 
-/**
- * The zone rules the module asks for (emulator/intl_time_zones.cpp): the POSIX TZ rule of a zone
- * from Intl, "this year" being the year of `nowMs()`; null for a zone Intl does not know under
- * exactly that name (Intl also takes `america/new_york`; tzdata, and so the native service, does not).
- */
-function intlZoneRule(zone, nowMs) {
+// The rule of `zone` in the year of `at`, or null for a zone Intl does not know under exactly that
+// name (Intl also takes `america/new_york`; tzdata, and so the native service, does not).
+function ruleOf(zone, at) {
   let resolved;
   try {
     resolved = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
@@ -41,8 +40,18 @@ function intlZoneRule(zone, nowMs) {
     return null;
   }
   if (resolved !== zone && resolved.toLowerCase() === zone.toLowerCase()) return null;
-  const at = nowMs();
   return withZoneNames(tzRuleFromIntl(zone, { at }), zone, at);
+}
+
+/**
+ * The zone rules the module asks for (emulator/intl_time_zones.cpp): the POSIX TZ rule of a zone
+ * from Intl, "this year" being the year of `nowMs()`, once per zone and year.
+ */
+function intlZoneRule(zone, nowMs) {
+  const at = nowMs();
+  const key = `${zone} ${new Date(at).getUTCFullYear()}`;
+  if (!zoneRules.has(key)) zoneRules.set(key, ruleOf(zone, at));
+  return zoneRules.get(key);
 }
 
 /**
@@ -55,7 +64,6 @@ export async function instantiateEmulatorModule({ wasm, nowMs, onLog }) {
   compilingModule.catch(() => {});
   const { default: createModule } = await import('../dist/loyalty_emulator.mjs');
   const module = await compilingModule;
-  const zoneRules = new Map();
   let instance = null;
   const options = {
     instantiateWasm(imports, receiveInstance) {
@@ -66,8 +74,7 @@ export async function instantiateEmulatorModule({ wasm, nowMs, onLog }) {
     printErr: (line) => onLog?.(line),
     // Called from the module (EM_JS in emulator/intl_time_zones.cpp).
     lqTzRule(zone, out, capacity) {
-      if (!zoneRules.has(zone)) zoneRules.set(zone, intlZoneRule(zone, nowMs));
-      const rule = zoneRules.get(zone);
+      const rule = intlZoneRule(zone, nowMs);
       if (rule === null) return -1;
       const bytes = encoder.encode(rule);
       if (bytes.length <= capacity) instance.HEAPU8.set(bytes, out);
