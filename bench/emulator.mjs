@@ -72,23 +72,29 @@ function downloadRow() {
 // One fresh process: import, create, one qualifying answer; prints the milliseconds.
 const FIRST_ANSWER = `
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 const { createEmulator } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'web/emulator/emulator.js')).href)});
 const emulator = await createEmulator();
 const res = await emulator.fetch('http://emulator.test/api/baskets/qualifying', { method: 'POST', headers: ${JSON.stringify(HEADERS)}, body: ${JSON.stringify(BASKET)} });
 if (res.status !== 200) throw new Error('status ' + res.status);
 await res.arrayBuffer();
-console.log(performance.now() - t0);
+const cpu = process.cpuUsage(cpu0);
+console.log(JSON.stringify({ ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000 }));
 `;
 
 function nodeRow(runs) {
   const times = [];
+  const cpuTimes = [];
   for (let i = 0; i < runs; i++) {
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', FIRST_ANSWER], { encoding: 'utf8', timeout: 60_000 });
     if (run.status !== 0) throw new Error(`first answer in Node failed: ${run.stderr}`);
-    times.push(Number(run.stdout.trim()));
+    const { ms, cpuMs } = JSON.parse(run.stdout.trim());
+    times.push(ms);
+    cpuTimes.push(cpuMs);
   }
   const ms = median(times);
-  return ['emulator first answer after import, fresh Node process', `${ms.toFixed(1)} ms (median of ${runs})`, '<= 150 ms', ms <= NODE_TARGET_MS];
+  // CPU time (this thread's and V8's compiler threads') says how much of the wall time was waiting for a busy machine.
+  return ['emulator first answer after import, fresh Node process', `${ms.toFixed(1)} ms (median of ${runs}; CPU ${median(cpuTimes).toFixed(0)} ms)`, '<= 150 ms', ms <= NODE_TARGET_MS];
 }
 
 async function pageRow(runs) {
