@@ -3,7 +3,7 @@
 // its clock gives, reset to a fresh database, closed. The module does the work; this only moves
 // bytes in and out of its memory.
 import { instantiateEmulatorModule } from './emulator_module.js';
-import { requestBytes, responseOf } from './http_bytes.js';
+import { plainRequest, requestBytes, requestParts, responseOf } from './http_bytes.js';
 
 const encoder = new TextEncoder();
 
@@ -20,7 +20,7 @@ export function clockOption(now, caller) {
   };
 }
 
-// The C entry points of each kind (emulator/emulator_exports.cpp).
+// The C entry points of each kind (the repository's emulator/emulator_exports.cpp).
 const KINDS = {
   service: { create: '_lq_service_create', answer: '_lq_service_answer', destroy: '_lq_service_destroy', file: 'loyalty' },
   hub: { create: '_lq_hub_create', answer: '_lq_hub_answer', destroy: '_lq_hub_destroy', file: 'hub' },
@@ -61,9 +61,9 @@ export class EmulatedRuntime {
 
   /** Answers a request as the native program would (any base URL: only the path counts). */
   async fetch(input, init) {
-    const request = new Request(input, init);
-    const bytes = await requestBytes(request);
-    return responseOf(this.answer(bytes), request.method);
+    // A plain call is read as it is; any other through a Request, which reads every form fetch takes.
+    const request = plainRequest(input, init) ?? (await requestParts(new Request(input, init)));
+    return responseOf(this.answer(requestBytes(request)), request.method);
   }
 
   /** The response bytes to the HTTP/1.1 request `bytes` (a copy, the runtime's own memory reused). */

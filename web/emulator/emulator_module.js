@@ -44,7 +44,7 @@ function ruleOf(zone, at) {
 }
 
 /**
- * The zone rules the module asks for (emulator/intl_time_zones.cpp): the POSIX TZ rule of a zone
+ * The zone rules the module asks for (the repository's emulator/intl_time_zones.cpp): the POSIX TZ rule of a zone
  * from Intl, "this year" being the year of `nowMs()`, once per zone and year.
  */
 function intlZoneRule(zone, nowMs) {
@@ -72,7 +72,7 @@ export async function instantiateEmulatorModule({ wasm, nowMs, onLog }) {
     },
     print: (line) => onLog?.(line),
     printErr: (line) => onLog?.(line),
-    // Called from the module (EM_JS in emulator/intl_time_zones.cpp).
+    // Called from the module (EM_JS in the repository's emulator/intl_time_zones.cpp).
     lqTzRule(zone, out, capacity) {
       const rule = intlZoneRule(zone, nowMs);
       if (rule === null) return -1;

@@ -97,7 +97,7 @@ async function serve(runtime, { host, port, program, log, signal, keepAlive, des
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${shown}:${address.port}`;
   if (exposed) {
-    // The native hub's warning (hub/main.cpp), word for word.
+    // The native hub's warning (the repository's hub/main.cpp), word for word.
     log(`${program}: WARNING: --expose-on-network: the hub is reachable from the network at ${url}; anyone who knows the store key can claim and release offers, over plain HTTP (no TLS)\n`);
   }
   log(`${program}: listening on ${url} (wasm runtime, ${describe}; state in memory, gone when it stops)\n`);
