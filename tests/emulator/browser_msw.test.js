@@ -1,7 +1,8 @@
 // In a real Chromium: a page registers Mock Service Worker's worker with loyaltyHandlers over an
 // emulator, and the package's HybridQualifier runs end to end against it (the account read, a
 // local qualify, the service's confirmation, a billed checkout, a sandbox grant, then qualify
-// again), with nothing but a static file server: no loyalty service anywhere.
+// again), with nothing but a static file server: no loyalty service anywhere. And the emulator in
+// a module worker.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -56,12 +57,29 @@ window.runOrder = async (fixture) => {
 };
 `;
 
+// A module worker: the emulator answers there too (the page only asks it and reads the answer).
+const WORKER_SCRIPT = `
+import { createEmulator } from 'loyalty-qualifier/emulator';
+
+self.onmessage = async ({ data: fixture }) => {
+  const emulator = await createEmulator({ fixture, now: () => Date.parse('2026-11-24T13:15:00Z') });
+  const res = await emulator.fetch('https://loyalty.example.test/api/baskets/qualifying', {
+    method: 'POST',
+    headers: { Authorization: 'Bearer at_u1001_7Qx2LmN9pR4s', 'Merchant-Key': 'mk_harbor_5f1c9a7e2b', Accept: 'application/vnd.service-v1+json' },
+    body: JSON.stringify({ redemption_venue: 'instore', location_uid: 'harbor-downtown', items: [{ id: 'latte', price: '5.25', categories: ['coffee'] }] }),
+  });
+  const answer = await res.json();
+  await emulator.close();
+  self.postMessage({ status: res.status, rewards: answer.rewards.map((reward) => reward.id) });
+};
+`;
+
 let server;
 let browser;
 
 before(async () => {
-  const bundle = await esbuild.build({
-    stdin: { contents: PAGE_SCRIPT, resolveDir: root, loader: 'js' },
+  const bundleOf = (contents) => esbuild.build({
+    stdin: { contents, resolveDir: root, loader: 'js' },
     bundle: true,
     write: false,
     format: 'esm',
@@ -75,13 +93,14 @@ before(async () => {
     external: ['../dist/*'],
     logLevel: 'silent',
   });
-  writeFileSync(path.join(scratch, 'page.js'), bundle.outputFiles[0].text);
+  writeFileSync(path.join(scratch, 'page.js'), (await bundleOf(PAGE_SCRIPT)).outputFiles[0].text);
+  writeFileSync(path.join(scratch, 'worker.js'), (await bundleOf(WORKER_SCRIPT)).outputFiles[0].text);
   writeFileSync(path.join(scratch, 'index.html'), '<!doctype html><meta charset="utf-8"><title>msw</title><script type="module" src="/page.js"></script>');
   // A static file server: the page, its bundle, MSW's worker script, the package's dist/.
   server = http.createServer((request, response) => {
     const { pathname } = new URL(request.url, 'http://127.0.0.1');
     if (pathname === '/') return sendFile(response, path.join(scratch, 'index.html'));
-    if (pathname === '/page.js') return sendFile(response, path.join(scratch, 'page.js'));
+    if (pathname === '/page.js' || pathname === '/worker.js') return sendFile(response, path.join(scratch, pathname.slice(1)));
     if (pathname === '/mockServiceWorker.js') return sendFile(response, path.join(root, 'node_modules/msw/lib/mockServiceWorker.js'));
     if (pathname.startsWith('/dist/')) return sendFile(response, path.join(root, 'web/dist', path.basename(pathname)));
     response.writeHead(404).end();
@@ -111,4 +130,22 @@ test('HybridQualifier against loyaltyHandlers in a service worker: qualify, conf
   // The latte reward was spent by the billed order; the granted free drip coffee now applies.
   assert.ok(!outcome.again.includes('rw_free_latte'), JSON.stringify(outcome));
   assert.equal(outcome.again.length, outcome.local.length, JSON.stringify(outcome));
+});
+
+test('in a module worker: createEmulator and fetch answer there as in the page', { timeout: 120_000 }, async () => {
+  const page = await browser.newPage();
+  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  const fixture = JSON.parse(readFileSync(path.join(root, 'fixtures/demo.json'), 'utf8'));
+  const outcome = await page.evaluate(
+    (f) =>
+      new Promise((resolve, reject) => {
+        const worker = new Worker('/worker.js', { type: 'module' });
+        worker.onmessage = ({ data }) => resolve(data);
+        worker.onerror = (e) => reject(new Error(e.message));
+        worker.postMessage(f);
+      }),
+    fixture,
+  );
+  assert.equal(outcome.status, 200);
+  assert.ok(outcome.rewards.includes('rw_free_latte'), JSON.stringify(outcome));
 });
