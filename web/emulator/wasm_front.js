@@ -50,10 +50,8 @@ function serveRequest(runtime, req, res) {
   if (declared > MAX_BODY_BYTES) return sendBytes(res, runtime.answer(requestHead(req, declared)));
   const chunks = [];
   let received = 0;
-  const deadline = setTimeout(() => {
-    sendError(res, 408, 'the request body did not arrive in time');
-    req.destroy();
-  }, REQUEST_TIMEOUT_MS);
+  // Past the deadline: 408 with the error body, then the connection closes (Connection: close).
+  const deadline = setTimeout(() => sendError(res, 408, 'the request body did not arrive in time'), REQUEST_TIMEOUT_MS);
   req.on('data', (chunk) => {
     received += chunk.length;
     if (received <= MAX_BODY_BYTES) chunks.push(chunk);
