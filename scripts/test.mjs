@@ -3,7 +3,8 @@
 // the import-cycle check of web/ and kiosk/ and the house rules a program can check (module
 // length, one declaration per type, the kiosk page on the package's entry points), the faces'
 // includes of the engine (scripts/check-includes.mjs), JS tests (tests/js/), the local service over HTTP
-// (tests/service/), the store hub over HTTP (tests/hub/), its launcher from the checkout (tests/package/), the consumer suite
+// (tests/service/), the store hub over HTTP (tests/hub/), the emulator (tests/emulator/, then the service's and hub's
+// suites that need no database file again on the wasm runtime), its launcher from the checkout (tests/package/), the consumer suite
 // (tests/consumer/: the tarballs of `npm run pack` installed outside the checkout, with the
 // README's code blocks, Node, esbuild, Vite and jsdom, Chromium, the CLI and serve), the kiosk
 // page in Chromium (tests/browser/) and the types (tsc --noEmit).
