@@ -44,12 +44,18 @@ function hubOptions(argv) {
   try {
     const { port, host, db } = serviceOptionsFromText({ port: values.port, host: values.host, db: values.db });
     const storeKey = checkStoreKey(values['store-key'], '--store-key');
-    const runtime = commandLineRuntime('hub', values.runtime, db);
-    return { port, host, db, storeKey, runtime, exposeOnNetwork: values['expose-on-network'] === true };
+    const { runtime, note } = commandLineRuntime('hub', values.runtime, db);
+    return { port, host, db, storeKey, runtime, runtimeNote: note, exposeOnNetwork: values['expose-on-network'] === true };
   } catch (e) {
     if (e instanceof TypeError) throw new UsageError(e.message);
     throw e;
   }
+}
+
+/** startStoreHub, the runtime's note first in the hub's log. */
+function launchNoting({ runtimeNote, ...options }) {
+  if (runtimeNote) options.onStderr?.(runtimeNote);
+  return startStoreHub(options);
 }
 
 /**
@@ -57,5 +63,5 @@ function hubOptions(argv) {
  * (default: this process's).
  */
 export function runHubCli(argv, io = process) {
-  return runForegroundCommand(argv, { optionsOf: hubOptions, launch: startStoreHub, program: 'loyalty_hub', prefix: PREFIX, usage: USAGE }, io);
+  return runForegroundCommand(argv, { optionsOf: hubOptions, launch: launchNoting, program: 'loyalty_hub', prefix: PREFIX, usage: USAGE }, io);
 }

@@ -55,9 +55,9 @@ async function serveOptions(argv) {
   }
   // A missing file is a usage error, as for qualify.
   if (options.fixture !== undefined) await readInputFile(options.fixture, 'fixture');
-  // Last: 'auto' says on stderr which runtime it chose.
+  // Last: which runtime ('auto' says which it chose in the service's log, once it listens).
   try {
-    options.runtime = commandLineRuntime('service', values.runtime, options.db);
+    ({ runtime: options.runtime, note: options.runtimeNote } = commandLineRuntime('service', values.runtime, options.db));
   } catch (e) {
     if (e instanceof TypeError) throw new UsageError(e.message);
     throw e;
@@ -65,10 +65,16 @@ async function serveOptions(argv) {
   return options;
 }
 
+/** startLocalService, the runtime's note first in the service's log. */
+function launchNoting({ runtimeNote, ...options }) {
+  if (runtimeNote) options.onStderr?.(runtimeNote);
+  return startLocalService(options);
+}
+
 /**
  * Runs `serve` with the arguments after it; resolves the exit code. `io`: { stdout, stderr }
  * (default: this process's).
  */
 export function runServeCli(argv, io = process) {
-  return runForegroundCommand(argv, { optionsOf: serveOptions, launch: startLocalService, program: 'loyalty_service', prefix: PREFIX, usage: USAGE }, io);
+  return runForegroundCommand(argv, { optionsOf: serveOptions, launch: launchNoting, program: 'loyalty_service', prefix: PREFIX, usage: USAGE }, io);
 }

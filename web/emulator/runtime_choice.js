@@ -69,12 +69,15 @@ export function wasmDatabaseProblem(db) {
 
 /**
  * The runtime of a command line (`serve`, `hub`): its --runtime text (default auto) decided now,
- * with its --db: 'native' | 'wasm'; a TypeError for a bad value or a database file on the wasm
- * runtime (the command's usage error, exit 2).
+ * with its --db: { runtime: 'native' | 'wasm', note }, `note` the line that says which runtime
+ * 'auto' chose (null otherwise), for the program's log once it listens; a TypeError for a bad
+ * value or a database file on the wasm runtime (the command's usage error, exit 2).
  */
 export function commandLineRuntime(program, runtimeText, db) {
-  const runtime = chooseRuntime(program, { runtime: checkRuntime(runtimeText, '--runtime') }, 'loyalty-qualifier');
+  let note = null;
+  const options = { runtime: checkRuntime(runtimeText, '--runtime'), onStderr: (line) => { note = line; } };
+  const runtime = chooseRuntime(program, options, 'loyalty-qualifier');
   const problem = runtime === 'wasm' ? wasmDatabaseProblem(db) : null;
   if (problem !== null) throw new TypeError(problem);
-  return runtime;
+  return { runtime, note };
 }
