@@ -3,10 +3,12 @@
 //
 //   node bench/run.mjs [--quick] [--soak-calls N] [--no-soak] [--no-callgrind] [--no-service]
 //                      [--no-browser] [--no-worker] [--only worker] [--only messages]
+//                      [--only emulator]
 //
 // --quick: fewer rounds and a 100,000-call soak (a smoke run; the figures are noisier).
 // --only worker: only the rows of the engine in a Web Worker (bench/worker.mjs, issue 22).
 // --only messages: only the rows of loyalty-qualifier/messages (bench/messages.mjs, issue 30).
+// --only emulator: only the rows of loyalty-qualifier/emulator (bench/emulator.mjs, issue 37).
 // Results also go to build/bench/results.json. Exit code 0 whatever the figures say (a benchmark
 // reports; it does not gate), 1 when a step could not run or an answer was wrong.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -22,6 +24,7 @@ import { buildWasm } from '../scripts/build.mjs';
 import { startLocalService } from '../web/service/local_service.js';
 import { checkoutRows } from './checkout.mjs';
 import { connectionRows } from './connections.mjs';
+import { emulatorRows } from './emulator.mjs';
 import { holdsRows } from './holds.mjs';
 import { hubRows } from './hub.mjs';
 import { median, perCall, wallMs } from './timing.mjs';
@@ -545,6 +548,13 @@ function printTable() {
   console.log(`results: ${path.relative(root, path.join(defaultDir, 'results.json'))}`);
 }
 
+// The emulator's download, first answers and fetch() against the native round trip (bench/emulator.mjs).
+async function emulatorFigures() {
+  const binary = !flag('--no-service') && existsSync(serviceBinary) ? serviceBinary : null;
+  for (const r of await emulatorRows({ quick, binary, browser: !flag('--no-browser') }).catch((e) => [[
+    'emulator: download, first answers, fetch vs HTTP', `n/a (${e.message})`, 'info', null]])) row(...r);
+}
+
 async function main() {
   if (only === 'worker') {
     writeWorkloads(defaultDir);
@@ -562,7 +572,13 @@ async function main() {
     printTable();
     return failures === 0 ? 0 : 1;
   }
-  if (only !== null) throw new Error(`--only ${only}: only 'worker' and 'messages' are known`);
+  if (only === 'emulator') {
+    await emulatorFigures();
+    results.rows = rows;
+    printTable();
+    return failures === 0 ? 0 : 1;
+  }
+  if (only !== null) throw new Error(`--only ${only}: only 'worker', 'messages' and 'emulator' are known`);
   const files = prepare();
   const api = await import(pathToFileURL(path.join(root, 'web/index.js')).href);
   await jsAndWasm(files);
@@ -594,6 +610,7 @@ async function main() {
   }
   await loading(files);
   downloadSize();
+  await emulatorFigures();
   messagesFigures();
   browserFigures();
   await workerFigures();

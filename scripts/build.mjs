@@ -1,8 +1,9 @@
 // Incremental build: native engine + tests into build/native, the wasm module into build/wasm,
 // then its artifacts into web/dist/: the .wasm, the Embind glue minified, and the browser bundle
-// (web/engine/qualifier.js with the glue, minified). Usage: node scripts/build.mjs
-// [--only native|wasm|platform-package] (platform-package: only the static service of
-// npm/<platform>-<arch>/, for `npm run pack`)
+// (web/engine/qualifier.js with the glue, minified), and the emulator's module (emulator/: the
+// service's and the hub's C++ with SQLite, web/dist/loyalty_emulator.*). Usage: node
+// scripts/build.mjs [--only native|wasm|emulator|platform-package] (platform-package: only the
+// static service of npm/<platform>-<arch>/, for `npm run pack`)
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -106,18 +107,48 @@ function copyPortableService(dir) {
   return all;
 }
 
+function configureWasm(env) {
+  if (!existsSync(path.join(root, 'build/wasm', 'CMakeCache.txt'))) {
+    run('emcmake', ['cmake', '-S', '.', '-B', 'build/wasm', '-DCMAKE_BUILD_TYPE=Release'], env);
+  }
+}
+
 export function buildWasm() {
   const env = emscriptenEnv();
   const dir = path.join(root, 'build/wasm');
-  if (!existsSync(path.join(dir, 'CMakeCache.txt'))) {
-    run('emcmake', ['cmake', '-S', '.', '-B', 'build/wasm', '-DCMAKE_BUILD_TYPE=Release'], env);
-  }
-  run('cmake', ['--build', 'build/wasm', '--parallel', jobs], env);
+  configureWasm(env);
+  run('cmake', ['--build', 'build/wasm', '--parallel', jobs, '--target', 'loyalty_qualifier'], env);
   const dist = path.join(root, 'web/dist');
   mkdirSync(dist, { recursive: true });
   writeIfChanged(path.join(dist, WASM), readFileSync(path.join(dir, WASM)));
   minifyScripts(path.join(dir, GLUE), dist);
   bundleNodeEntry();
+}
+
+/**
+ * The emulator's module (emulator/CMakeLists.txt) into web/dist/: loyalty_emulator.wasm and its
+ * glue, minified. Its sources from Debian's source packages first: SQLite's amalgamation
+ * (scripts/sqlite-source.sh) and cpp-httplib's full header (scripts/httplib-source.sh).
+ */
+export function buildEmulator() {
+  for (const script of ['scripts/sqlite-source.sh', 'scripts/httplib-source.sh']) run('bash', [script]);
+  const env = emscriptenEnv();
+  configureWasm(env);
+  // The wasm tree was configured before the sources were there: configure again to add the target.
+  run('cmake', ['-S', '.', '-B', 'build/wasm'], env);
+  run('cmake', ['--build', 'build/wasm', '--parallel', jobs, '--target', 'loyalty_emulator'], env);
+  const dir = path.join(root, 'build/wasm/emulator');
+  const dist = path.join(root, 'web/dist');
+  mkdirSync(dist, { recursive: true });
+  writeIfChanged(path.join(dist, 'loyalty_emulator.wasm'), readFileSync(path.join(dir, 'loyalty_emulator.wasm')));
+  const esbuild = createRequire(import.meta.url)('esbuild');
+  const glue = esbuild.transformSync(readFileSync(path.join(dir, 'loyalty_emulator.mjs'), 'utf8'), {
+    minify: true,
+    format: 'esm',
+    target: 'es2020',
+    legalComments: 'none',
+  });
+  writeIfChanged(path.join(dist, 'loyalty_emulator.mjs'), Buffer.from(glue.code));
 }
 
 function writeIfChanged(to, bytes) {
@@ -208,14 +239,15 @@ export function nodeEntryText(web = path.join(root, 'web')) {
 
 function main(argv) {
   const only = argv[0] === '--only' ? argv[1] : null;
-  if (argv.length > 0 && !['native', 'wasm', 'platform-package'].includes(only)) {
-    console.error('usage: node scripts/build.mjs [--only native|wasm|platform-package]');
+  if (argv.length > 0 && !['native', 'wasm', 'emulator', 'platform-package'].includes(only)) {
+    console.error('usage: node scripts/build.mjs [--only native|wasm|emulator|platform-package]');
     return 2;
   }
   try {
     if (only === 'platform-package') buildPlatformPackage();
     if (only === null || only === 'native') buildNative();
     if (only === null || only === 'wasm') buildWasm();
+    if (only === null || only === 'emulator') buildEmulator();
   } catch (e) {
     console.error(`build: ${e.message}`);
     return 1;

@@ -1,5 +1,5 @@
 // `node scripts/check-includes.mjs [ROOT]`: fails (exit 1) when a face of the engine (wasm/,
-// service/, hub/, bench/) includes any header of the engine but its front door, include/lq/
+// service/, hub/, bench/, emulator/) includes any header of the engine but its front door, include/lq/
 // (`#include "lq/..."`), when a folder of service/domain/ or hub/ holds more than 12 concepts (a
 // .hpp and its .cpp are one), or when service/domain/ includes the HTTP face. Names every
 // offence. ROOT defaults to the repository. Run by `npm test`.
@@ -9,7 +9,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 /** The faces: folders whose C++ may use the engine only through include/lq/. */
-export const FACES = ['wasm', 'service', 'hub', 'bench'];
+export const FACES = ['wasm', 'service', 'hub', 'bench', 'emulator'];
 /** At most this many concepts in a folder of these (and of each folder below them). */
 export const CONCEPT_ROOTS = ['service/domain', 'hub'];
 const MAX_CONCEPTS = 12;

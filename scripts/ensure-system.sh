@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(emscripten nlohmann-json3-dev catch2 libcpp-httplib-dev libsqlite3-dev tzdata chromium
-  cmake g++ make clang-14 libclang-rt-14-dev sqlite3 valgrind dpkg-dev)
+  cmake g++ make clang-14 libclang-rt-14-dev sqlite3 valgrind dpkg-dev tcl)
 
 missing=()
 for package in "${packages[@]}"; do

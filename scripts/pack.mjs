@@ -1,6 +1,6 @@
 // `npm run pack`: the packages a consumer installs, in one folder. Checks that the packages share
 // one version (scripts/package_versions.mjs), builds what they ship (the platform package's static
-// service, the wasm module), packs loyalty-qualifier and its platform package into dist-pack/
+// service, the wasm module, the emulator's module), packs loyalty-qualifier and its platform package into dist-pack/
 // (older tarballs there are removed) and prints the one line that installs both:
 //   npm install /abs/dist-pack/loyalty-qualifier-X.tgz /abs/dist-pack/loyalty-qualifier-linux-x64-X.tgz
 // That line is all it prints on stdout; the build's and npm's chatter go to stderr.
@@ -34,6 +34,7 @@ function main() {
     // The platform package ships the static service; without it the package is useless.
     run(process.execPath, ['scripts/build.mjs', '--only', 'platform-package']);
     run(process.execPath, ['scripts/build.mjs', '--only', 'wasm']);
+    run(process.execPath, ['scripts/build.mjs', '--only', 'emulator']);
   } catch (e) {
     console.error(`pack: the build failed (${e.message}); nothing packed`);
     return 1;

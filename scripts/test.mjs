@@ -3,7 +3,8 @@
 // the import-cycle check of web/ and kiosk/ and the house rules a program can check (module
 // length, one declaration per type, the kiosk page on the package's entry points), the faces'
 // includes of the engine (scripts/check-includes.mjs), JS tests (tests/js/), the local service over HTTP
-// (tests/service/), the store hub over HTTP (tests/hub/), its launcher from the checkout (tests/package/), the consumer suite
+// (tests/service/), the store hub over HTTP (tests/hub/), the emulator (tests/emulator/, then the service's and hub's
+// suites that need no database file again on the wasm runtime), its launcher from the checkout (tests/package/), the consumer suite
 // (tests/consumer/: the tarballs of `npm run pack` installed outside the checkout, with the
 // README's code blocks, Node, esbuild, Vite and jsdom, Chromium, the CLI and serve), the kiosk
 // page in Chromium (tests/browser/) and the types (tsc --noEmit).
@@ -13,7 +14,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
-import { buildNative, buildWasm } from './build.mjs';
+import { buildEmulator, buildNative, buildWasm } from './build.mjs';
 import { ensureNpmPackages, ensureSystemPackages } from './ensure-installed.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -63,6 +64,7 @@ if (!systemReady) {
 }
 const nativeBuilt = systemReady && step('native build', buildNative);
 const wasmBuilt = systemReady && step('wasm build', buildWasm);
+const emulatorBuilt = wasmBuilt && step("emulator build (the service's and the hub's C++ in wasm)", buildEmulator);
 
 if (nativeBuilt) {
   step('native tests (ctest)', () =>
@@ -91,6 +93,31 @@ if (nativeBuilt && wasmBuilt) {
   );
 } else {
   skip('service tests (node --test tests/service/)', 'native or wasm build failed');
+}
+// One conformance suite, two runtimes: the emulator's own tests (the 1,000-request differential
+// against the native service among them), then the service's and the hub's suites that need no
+// database file, again on the wasm runtime (LQ_SERVICE_RUNTIME, LQ_HUB_RUNTIME: their harnesses).
+const WASM_CONFORMANCE = [
+  'tests/service/account_etag.test.js',
+  'tests/service/account_read.test.js',
+  'tests/service/baskets.test.js',
+  'tests/service/endpoint_agreement.test.js',
+  'tests/service/fraud_rule.test.js',
+  'tests/service/parity.test.js',
+  'tests/service/sandbox.test.js',
+  'tests/hub/claims.test.js',
+  'tests/hub/launcher.test.js',
+];
+if (nativeBuilt && emulatorBuilt && npmReady) {
+  step('emulator tests: createEmulator, MSW, the wasm runtime, the differential test, Chromium (node --test tests/emulator/)', () =>
+    run(process.execPath, ['--test', 'tests/emulator/']),
+  );
+  step('service and hub suites on the wasm runtime (LQ_SERVICE_RUNTIME=wasm LQ_HUB_RUNTIME=wasm node --test ...)', () =>
+    run('env', ['LQ_SERVICE_RUNTIME=wasm', 'LQ_HUB_RUNTIME=wasm', process.execPath, '--test', ...WASM_CONFORMANCE]),
+  );
+} else {
+  skip('emulator tests (node --test tests/emulator/)', 'native or emulator build or npm packages missing');
+  skip('service and hub suites on the wasm runtime', 'native or emulator build or npm packages missing');
 }
 if (nativeBuilt) {
   step('store hub tests: claims over HTTP, startStoreHub and the hub CLI (node --test tests/hub/)', () =>

@@ -4,26 +4,42 @@
 
 namespace lq::hub {
 
+// The emulator's wasm build has no threads (emulator/): there each job is its own batch, written
+// and committed on the caller's thread before run() returns.
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+#define LQ_GROUP_COMMIT_INLINE 1
+#endif
+
 group_commit::group_commit(service::database& db, size_t max_batch)
     : db_(db), max_batch_(max_batch == 0 ? 1 : max_batch) {
+#ifndef LQ_GROUP_COMMIT_INLINE
   writer_ = std::thread([this] { write_loop(); });
+#endif
 }
 
 group_commit::~group_commit() {
+#ifndef LQ_GROUP_COMMIT_INLINE
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
   queued_.notify_one();
   writer_.join();
+#endif
 }
 
 void group_commit::run(const std::function<void(service::database&)>& job) {
   pending mine{&job, nullptr, false};
+#ifdef LQ_GROUP_COMMIT_INLINE
+  std::deque<pending*> batch{&mine};
+  write_batch(batch);
+  ++commits_;
+#else
   std::unique_lock<std::mutex> lock(mutex_);
   queue_.push_back(&mine);
   queued_.notify_one();
   finished_.wait(lock, [&mine] { return mine.done; });
+#endif
   if (mine.failure) std::rethrow_exception(mine.failure);
 }
 

@@ -44,14 +44,19 @@ function runToStderr(command, args) {
 
 /**
  * Installs what is missing as `npm test` does (system packages, then npm packages: the build needs
- * esbuild) and builds the wasm module when missing or stale.
+ * esbuild) and builds the wasm module when missing or stale; with `emulator` (--runtime wasm), the
+ * emulator's module too when missing.
  */
-export function buildWhatIsMissing() {
+export function buildWhatIsMissing({ emulator = false } = {}) {
   ensureSystemPackages(runToStderr);
   ensureNpmPackages(runToStderr);
   if (wasmIsStale()) {
     log('building the wasm module (web/dist)');
     runToStderr(process.execPath, ['scripts/build.mjs', '--only', 'wasm']);
+  }
+  if (emulator && !existsSync(path.join(root, 'web/dist/loyalty_emulator.wasm'))) {
+    log("building the emulator's module (web/dist/loyalty_emulator.*)");
+    runToStderr(process.execPath, ['scripts/build.mjs', '--only', 'emulator']);
   }
 }
 

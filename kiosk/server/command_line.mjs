@@ -6,6 +6,7 @@
 import net from 'node:net';
 
 import { UsageError, parseCommandLine } from '../../web/cli/command_line.js';
+import { wasmDatabaseProblem } from '../../web/emulator/runtime_choice.js';
 import { serviceOptionsFromText } from '../../web/service/service_options.js';
 import { isLoopback } from './bind_address.mjs';
 import { canonicalName } from './host_allowlist.mjs';
@@ -16,7 +17,7 @@ export { UsageError };
 export const USAGE = `usage: node kiosk/server/main.mjs [--port N (default 8080, 0 = any)] [--host ADDRESS]
        [--expose-on-network] [--allow-host NAME]... [--allow-origin ORIGIN]... [--db FILE] [--hub-db FILE]
        [--reset] [--fixture FILE]
-       [--processing-delay SECONDS] [--now RFC3339] [--verbose] [--smoke]`;
+       [--processing-delay SECONDS] [--now RFC3339] [--runtime native|wasm] [--verbose] [--smoke]`;
 
 /** The options for parseCommandLine. */
 const COMMAND_LINE = {
@@ -31,6 +32,7 @@ const COMMAND_LINE = {
   fixture: { type: 'string' },
   'processing-delay': { type: 'string' },
   now: { type: 'string' },
+  runtime: { type: 'string' },
   verbose: { type: 'boolean' },
   smoke: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -52,7 +54,7 @@ export function hubDbBeside(db) {
 
 /**
  * The command line as options: { port, host, db, hubDb, fixture, processingDelay, now, reset,
- * verbose, smoke, exposeOnNetwork, allowHosts, allowOrigins, help }; throws a UsageError naming the option for a bad one
+ * verbose, smoke, exposeOnNetwork, allowHosts, allowOrigins, runtime, help }; throws a UsageError naming the option for a bad one
  * (main prints `kiosk: <message>`, then the usage, and exits 2).
  */
 export function parseArgs(argv) {
@@ -73,10 +75,18 @@ export function parseArgs(argv) {
     if (e instanceof TypeError) throw new UsageError(e.message);
     throw e;
   }
-  const { port, host, db, fixture, processingDelay, now } = launch;
+  const { port, host, fixture, processingDelay, now } = launch;
+  // The wasm runtime (docs/emulator.md) keeps the service's and the hub's state in memory.
+  const runtime = values.runtime ?? 'native';
+  if (!['native', 'wasm'].includes(runtime)) throw new UsageError('--runtime must be native or wasm');
+  if (runtime === 'wasm' && values.db !== undefined && wasmDatabaseProblem(values.db) !== null) {
+    throw new UsageError(wasmDatabaseProblem(values.db));
+  }
+  const db = runtime === 'wasm' ? ':memory:' : launch.db;
   const allowHosts = (values['allow-host'] ?? []).map(allowedHost);
   const allowOrigins = (values['allow-origin'] ?? []).map(allowedOrigin);
   let hubDb = hubDbBeside(db);
+  if (values['hub-db'] !== undefined && runtime === 'wasm') throw new UsageError(`--hub-db: ${wasmDatabaseProblem(values['hub-db'])}`);
   if (values['hub-db'] !== undefined) {
     try {
       hubDb = serviceOptionsFromText({ db: values['hub-db'] }).db;
@@ -93,7 +103,7 @@ export function parseArgs(argv) {
         'add --expose-on-network to do that anyway',
     );
   }
-  return { ...flags, port, host, db, hubDb, fixture, processingDelay, now, allowHosts, allowOrigins };
+  return { ...flags, port, host, db, hubDb, fixture, processingDelay, now, allowHosts, allowOrigins, runtime };
 }
 
 /** An --allow-host value: a host name or an IP address, without a port. */

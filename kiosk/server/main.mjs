@@ -73,14 +73,14 @@ async function main(argv) {
     return 2;
   }
   try {
-    buildWhatIsMissing();
+    buildWhatIsMissing({ emulator: options.runtime === 'wasm' });
   } catch (e) {
     log(
       `${e.message}\nkiosk: the build failed (missing system packages? run: bash scripts/ensure-system.sh)`,
     );
     return 1;
   }
-  const db = path.resolve(root, options.db);
+  const db = options.db === ':memory:' ? ':memory:' : path.resolve(root, options.db);
   const hubDb = options.hubDb === ':memory:' ? ':memory:' : path.resolve(root, options.hubDb);
   for (const file of [db, hubDb]) {
     if (file === ':memory:') continue;
@@ -97,8 +97,9 @@ async function main(argv) {
     processingDelay: options.processingDelay,
     now: options.now,
     verbose: options.verbose,
+    runtime: options.runtime,
   });
-  const hub = createSupervisor({ db: hubDb, storeKey, verbose: options.verbose }, { name: 'store hub', launch: startHub });
+  const hub = createSupervisor({ db: hubDb, storeKey, verbose: options.verbose, runtime: options.runtime }, { name: 'store hub', launch: startHub });
   const server = createKioskServer({
     upstream: supervisor.upstream,
     hub: { upstream: hub.upstream, storeKey },

@@ -46,9 +46,9 @@ async function launchLogged(launcher, binary, prefix, { verbose = false, ...opti
  * LQ_SERVICE_BIN as is), and resolves the running service once it prints its base URL
  * (startLocalService's { url, pid, exited, running(), stop() }).
  */
-export async function startService({ db, fixture, processingDelay, now, verbose, signal }) {
-  const options = { db, fixture: fixture || undefined, processingDelay: Number(processingDelay), now: now || undefined, verbose, signal };
-  return launchLogged(startLocalService, buildService(), 'service', options);
+export async function startService({ db, fixture, processingDelay, now, verbose, signal, runtime = 'native' }) {
+  const options = { db, fixture: fixture || undefined, processingDelay: Number(processingDelay), now: now || undefined, verbose, signal, runtime };
+  return launchLogged(startLocalService, runtime === 'wasm' ? undefined : buildService(), 'service', options);
 }
 
 /**
@@ -56,8 +56,8 @@ export async function startService({ db, fixture, processingDelay, now, verbose,
  * building it first when stale (or running LQ_HUB_BIN as is); resolves the running hub
  * (startStoreHub's { url, pid, exited, running(), stop() }).
  */
-export async function startHub({ db, storeKey, verbose, signal }) {
-  return launchLogged(startStoreHub, buildHub(), 'hub', { db, storeKey, verbose, signal });
+export async function startHub({ db, storeKey, verbose, signal, runtime = 'native' }) {
+  return launchLogged(startStoreHub, runtime === 'wasm' ? undefined : buildHub(), 'hub', { db, storeKey, verbose, signal, runtime });
 }
 
 /**

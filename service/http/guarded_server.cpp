@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "http/access_log.hpp"
+#include "http/peer_address.hpp"
 #include "lq/qualifier.hpp"
 #include "lq/render.hpp"
 
@@ -300,14 +301,6 @@ ssize_t receive(socket_t sock, std::string& buffer, int timeout_ms) {
 }
 
 }  // namespace
-
-std::string client_of_address(std::string address) {
-  constexpr const char kMapped[] = "::ffff:";
-  if (address.rfind(kMapped, 0) == 0 && address.find('.') != std::string::npos) {
-    address.erase(0, sizeof kMapped - 1);
-  }
-  return address;
-}
 
 size_t worker_count(const connection_limits& limits) {
   if (limits.workers > 0) return limits.workers;

@@ -34,10 +34,6 @@ struct connection_limits {
 /// Why a connection is refused (503): the service is full, or its peer holds its share.
 enum class refusal { connection_limit, peer_limit };
 
-/// A remote address as the per-peer limits count it: an IPv4 client on an IPv6 socket
-/// (::ffff:127.0.0.1) counts as its IPv4 address.
-std::string client_of_address(std::string address);
-
 /// The worker count in force for `limits` (its own, else 4 x hardware threads, at least 4).
 size_t worker_count(const connection_limits& limits);
 

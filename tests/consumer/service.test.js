@@ -244,8 +244,9 @@ ${killed ? 'setInterval(() => {}, 1000);' : ''}
   });
 }
 
+// The native runtime asked for: without one, 'auto' (the default) runs the wasm runtime instead.
 const START = `import { startLocalService } from 'loyalty-qualifier/service';
-await startLocalService().then(
+await startLocalService({ runtime: 'native' }).then(
   (service) => { console.log(JSON.stringify({ started: true })); return service.stop(); },
   (e) => console.log(JSON.stringify({ name: e.name, code: e.code, cause: e.cause, message: e.message })),
 );
@@ -264,7 +265,7 @@ function withoutService(consumer, nodeArgs = []) {
   const error = JSON.parse(start.stdout);
   const serve = spawnSync(
     process.execPath,
-    [...nodeArgs, 'node_modules/loyalty-qualifier/web/cli/cli.js', 'serve', '--port', '0'],
+    [...nodeArgs, 'node_modules/loyalty-qualifier/web/cli/cli.js', 'serve', '--port', '0', '--runtime', 'native'],
     { cwd: consumer.dir, env: consumer.env, encoding: 'utf8', timeout: 60_000 },
   );
   return { error, serve };

@@ -38,17 +38,23 @@ export function hubBinary() {
   return binary;
 }
 
-/** Starts a hub (options of startStoreHub; storeKey defaults to STORE_KEY); its stderr is kept. */
+/**
+ * Starts a hub (options of startStoreHub; storeKey defaults to STORE_KEY); its stderr is kept.
+ * LQ_HUB_RUNTIME=wasm (npm test's conformance step): the wasm runtime, its state in memory (db
+ * unused), unless `runtime` is given.
+ */
 export async function startHub(options = {}) {
   const hub = { stderr: '' };
+  const runtime = options.runtime ?? process.env.LQ_HUB_RUNTIME ?? 'native';
   const launched = await startStoreHub({
-    binary: hubBinary(),
+    ...(runtime === 'wasm' ? { runtime } : { binary: hubBinary() }),
     storeKey: STORE_KEY,
     startTimeoutMs: 15_000,
     onStderr: (chunk) => {
       hub.stderr += chunk;
     },
-    ...options,
+    // The wasm runtime keeps its state in memory: a database file is not passed on.
+    ...(runtime === 'wasm' ? { ...options, db: undefined } : options),
   });
   return Object.assign(hub, launched);
 }

@@ -212,6 +212,7 @@ test('hub --store-key KEY still works, with a warning that other users can read 
 });
 
 test('the hub binary refuses a weak key with exit 2 saying how to make one; takes --store-key-file; warns on --store-key', async () => {
+  // The binary's own command line: the native runtime's, whichever runtime the suite runs on.
   const binary = hubBinary();
   const weakFile = path.join(scratch.dir, 'weak.key');
   writeFileSync(weakFile, 'short\n');
@@ -235,7 +236,7 @@ test('the hub binary refuses a weak key with exit 2 saying how to make one; take
   const fileKey = 'q2xA7Zk1b9Pd0Ws+Lm3N/v==';  // `openssl rand -base64 16`: 22 characters and padding
   writeFileSync(keyFile, `${fileKey}\r\n`);
   chmodSync(keyFile, 0o600);
-  const fromFile = await startHub({ args: ['--store-key-file', keyFile] });
+  const fromFile = await startHub({ runtime: 'native', args: ['--store-key-file', keyFile] });
   try {
     assert.equal((await hubCall(fromFile, 'GET', '/hub/health', { key: fileKey })).status, 200);
     assert.equal((await hubCall(fromFile, 'GET', '/hub/health')).status, 401);
@@ -243,7 +244,7 @@ test('the hub binary refuses a weak key with exit 2 saying how to make one; take
   } finally {
     await fromFile.stop();
   }
-  const onCommandLine = await startHub({ args: ['--store-key', STORE_KEY] });
+  const onCommandLine = await startHub({ runtime: 'native', args: ['--store-key', STORE_KEY] });
   try {
     assert.match(onCommandLine.stderr, /^loyalty_hub: WARNING: --store-key puts the store key on the command line, where every user of this machine can read it/m);
   } finally {

@@ -117,9 +117,12 @@ export function credentialsOf(userId) {
  * options: db (required), fixture (default the demo fixture; null for none), delay (seconds),
  * now (true = FIXED_NOW, or an RFC 3339 string), mode, port (default 0: any free one; a restart
  * can reuse the port of a stopped service), args (extra arguments), launcher (a command and its
- * arguments that runs the service binary with its arguments).
+ * arguments that runs the service binary with its arguments), runtime ('native', or 'wasm': the
+ * emulator over node:http, its state in memory, `db` unused; default LQ_SERVICE_RUNTIME, else
+ * native: the conformance step of npm test runs suites of this folder on both).
  */
 export async function startService(options) {
+  const runtime = options.runtime ?? process.env.LQ_SERVICE_RUNTIME ?? 'native';
   const harness = {
     url: null,
     stderr: '',
@@ -142,8 +145,7 @@ export async function startService(options) {
   };
   const fixtureFile = options.fixture === undefined ? fixturePath : options.fixture;
   const launched = await startLocalService({
-    binary: serviceBinary(),
-    db: options.db,
+    ...(runtime === 'wasm' ? { runtime } : { binary: serviceBinary(), db: options.db }),
     port: Number(options.port ?? 0),
     fixture: fixtureFile,
     processingDelay: options.delay,

@@ -9,6 +9,7 @@
 // `--store-key KEY` is still taken, with a warning on stderr.
 import process from 'node:process';
 
+import { commandLineRuntime } from '../emulator/runtime_choice.js';
 import { HUB_OPTIONS, startStoreHub } from '../service/store_hub.js';
 import { MAKE_A_STORE_KEY, checkStoreKey, readStoreKeyFile } from '../service/store_key.js';
 import { serviceOptionsFromText } from '../service/service_options.js';
@@ -16,7 +17,7 @@ import { UsageError, parseCommandLine } from './command_line.js';
 import { runForegroundCommand } from './foreground_command.js';
 
 const USAGE = `usage: loyalty-qualifier hub [--store-key-file FILE] [--port P] [--db FILE|:memory:]
-                           [--host ADDRESS [--expose-on-network]]
+                           [--host ADDRESS [--expose-on-network]] [--runtime native|wasm|auto]
 
   The store key, which every call must carry (header Store-Key), from one of:
   LQ_HUB_STORE_KEY         in the environment
@@ -32,7 +33,9 @@ const USAGE = `usage: loyalty-qualifier hub [--store-key-file FILE] [--port P] [
                            throwaway database removed when the hub stops
   --host ADDRESS           bind address (default 127.0.0.1); one beyond this machine needs
                            --expose-on-network, and the hub then warns on stderr
-  --expose-on-network      allow a --host beyond loopback (kiosks on the store's network)`;
+  --expose-on-network      allow a --host beyond loopback (kiosks on the store's network)
+  --runtime R              native (the platform package's binary), wasm (the emulator, state in
+                           memory: no --db FILE) or auto (default: native where it runs)`;
 
 const PREFIX = 'loyalty-qualifier hub';
 
@@ -41,6 +44,7 @@ const COMMAND_LINE = {
   'store-key': { type: 'string' },
   'store-key-file': { type: 'string' },
   'expose-on-network': { type: 'boolean' },
+  runtime: { type: 'string' },
   ...Object.fromEntries(HUB_OPTIONS.map((option) => [option.flag.slice(2), { type: 'string' }])),
 };
 
@@ -72,11 +76,19 @@ function hubOptions(argv, env) {
   try {
     const { port, host, db } = serviceOptionsFromText({ port: values.port, host: values.host, db: values.db });
     const { storeKey, warnings } = storeKeyOf(values, env);
-    return { options: { port, host, db, storeKey, exposeOnNetwork: values['expose-on-network'] === true }, warnings };
+    const { runtime, note } = commandLineRuntime('hub', values.runtime, db);
+    const exposeOnNetwork = values['expose-on-network'] === true;
+    return { options: { port, host, db, storeKey, runtime, runtimeNote: note, exposeOnNetwork }, warnings };
   } catch (e) {
     if (e instanceof TypeError) throw new UsageError(e.message);
     throw e;
   }
+}
+
+/** startStoreHub, the runtime's note first in the hub's log. */
+function launchNoting({ runtimeNote, ...options }) {
+  if (runtimeNote) options.onStderr?.(runtimeNote);
+  return startStoreHub(options);
 }
 
 /**
@@ -89,5 +101,5 @@ export function runHubCli(argv, io = process, env = process.env) {
     for (const warning of warnings) io.stderr.write(`${PREFIX}: ${warning}\n`);
     return options;
   };
-  return runForegroundCommand(argv, { optionsOf, launch: startStoreHub, program: 'loyalty_hub', prefix: PREFIX, usage: USAGE }, io);
+  return runForegroundCommand(argv, { optionsOf, launch: launchNoting, program: 'loyalty_hub', prefix: PREFIX, usage: USAGE }, io);
 }

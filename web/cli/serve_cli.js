@@ -7,6 +7,7 @@
 // refuses to start (422 for its fixture, 503 otherwise); else the service's own exit code.
 import process from 'node:process';
 
+import { commandLineRuntime } from '../emulator/runtime_choice.js';
 import { startLocalService } from '../service/local_service.js';
 import { COMMAND_LINE_OPTIONS, serviceOptionsFromText } from '../service/service_options.js';
 import { UsageError, parseCommandLine, readInputFile } from './command_line.js';
@@ -15,7 +16,7 @@ import { runForegroundCommand } from './foreground_command.js';
 const USAGE = `usage: loyalty-qualifier serve [--port P] [--host ADDRESS] [--db FILE|:memory:]
                              [--fixture FILE] [--mode sandbox|production]
                              [--processing-delay SECONDS] [--now RFC3339]
-                             [--max-connections-per-peer N]
+                             [--max-connections-per-peer N] [--runtime native|wasm|auto]
 
   --port P                 default 0: a free port; the first line on stdout is the base URL
   --host ADDRESS           bind address (default 127.0.0.1)
@@ -28,13 +29,16 @@ const USAGE = `usage: loyalty-qualifier serve [--port P] [--host ADDRESS] [--db 
   --now RFC3339            a fixed service clock (tests)
   --max-connections-per-peer N
                            open connections one client (remote address) may hold, 1-1000
-                           (default 128); beyond: 503 while other clients are still served`;
+                           (default 128); beyond: 503 while other clients are still served
+  --runtime R              native (the platform package's binary), wasm (the emulator, state in
+                           memory: no --db FILE) or auto (default: native where it runs)`;
 
 const PREFIX = 'loyalty-qualifier serve';
 
 /** serve's options for parseCommandLine: one per launcher option, named by its flag. */
 const COMMAND_LINE = Object.fromEntries([
   ['help', { type: 'boolean', short: 'h' }],
+  ['runtime', { type: 'string' }],
   ...COMMAND_LINE_OPTIONS.map((option) => [option.flag.slice(2), { type: 'string' }]),
 ]);
 
@@ -51,7 +55,20 @@ async function serveOptions(argv) {
   }
   // A missing file is a usage error, as for qualify.
   if (options.fixture !== undefined) await readInputFile(options.fixture, 'fixture');
+  // Last: which runtime ('auto' says which it chose in the service's log, once it listens).
+  try {
+    ({ runtime: options.runtime, note: options.runtimeNote } = commandLineRuntime('service', values.runtime, options.db));
+  } catch (e) {
+    if (e instanceof TypeError) throw new UsageError(e.message);
+    throw e;
+  }
   return options;
+}
+
+/** startLocalService, the runtime's note first in the service's log. */
+function launchNoting({ runtimeNote, ...options }) {
+  if (runtimeNote) options.onStderr?.(runtimeNote);
+  return startLocalService(options);
 }
 
 /**
@@ -59,5 +76,5 @@ async function serveOptions(argv) {
  * (default: this process's).
  */
 export function runServeCli(argv, io = process) {
-  return runForegroundCommand(argv, { optionsOf: serveOptions, launch: startLocalService, program: 'loyalty_service', prefix: PREFIX, usage: USAGE }, io);
+  return runForegroundCommand(argv, { optionsOf: serveOptions, launch: launchNoting, program: 'loyalty_service', prefix: PREFIX, usage: USAGE }, io);
 }

@@ -24,6 +24,12 @@ export interface NativeProcessOptions {
    * forgets stop() still exits (and the program with it).
    */
   keepAlive?: boolean;
+  /**
+   * 'native' (the platform package's binary), 'wasm' (the emulator over node:http in this process,
+   * its state in memory: no db file; docs/emulator.md) or 'auto' (the default: native where the
+   * binary is installed and runs, else wasm, said on stderr).
+   */
+  runtime?: 'native' | 'wasm' | 'auto';
 }
 
 /** Options of startLocalService; every one is optional. */

@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { chooseRuntime } from '../emulator/runtime_choice.js';
+import { startWasmService } from '../emulator/wasm_front.js';
 import { startNativeProcess, processOptions } from './native_process.js';
 import { serviceBinaryPath } from './service_binary.js';
 import { serviceArguments } from './service_options.js';
@@ -24,10 +26,14 @@ export { startStoreHub } from './store_hub.js';
  * binary, e.g. in a namespace), onStderr (gets the service's stderr as it arrives), signal (an
  * AbortSignal: aborting it stops the service as stop() does, also while it starts, and the start
  * then rejects with the signal's reason), keepAlive (true: the running service keeps this process
- * alive until it exits, as a foreground command wants; default false).
+ * alive until it exits, as a foreground command wants; default false), runtime ('native' | 'wasm' |
+ * 'auto', the default: native where the binary runs, else the wasm runtime, docs/emulator.md).
  * Resolves { url, pid, exited, running(), kill(), stop() }.
  */
 export async function startLocalService(options = {}) {
+  if (options !== null && typeof options === 'object' && chooseRuntime('service', options, 'startLocalService') === 'wasm') {
+    return startWasmService(options);
+  }
   const { args, fixture } = serviceArguments(options, { extra: options?.args ?? [] });
   const { binary: given, wrapper, onStderr, signal, keepAlive, startTimeoutMs } = processOptions(options, 'startLocalService');
   const binary = given ?? serviceBinaryPath();

@@ -4,6 +4,8 @@
 // strength first (store_key.js), goes to the hub in its environment (LQ_HUB_STORE_KEY), not on
 // its command line, where any user of the machine could read it. Node only; types:
 // web/service/local_service.d.ts.
+import { chooseRuntime } from '../emulator/runtime_choice.js';
+import { startWasmHub } from '../emulator/wasm_front.js';
 import { startNativeProcess, processOptions } from './native_process.js';
 import { hubBinaryPath } from './service_binary.js';
 import { SERVICE_OPTIONS, checked } from './service_options.js';
@@ -49,10 +51,11 @@ export function hubArguments(options, { caller = 'startStoreHub', extra = [] } =
  * 0: a free one), host (default 127.0.0.1; an address beyond loopback needs exposeOnNetwork),
  * db (a SQLite file, default ':memory:': a throwaway database), exposeOnNetwork, and the process
  * options of startLocalService (binary, args, wrapper, onStderr, signal, keepAlive,
- * startTimeoutMs). Resolves { url, pid, exited, running(), kill(), stop() }.
+ * startTimeoutMs, runtime). Resolves { url, pid, exited, running(), kill(), stop() }.
  */
 export async function startStoreHub(options = {}) {
   const { args, env } = hubArguments(options, { extra: options?.args ?? [] });
+  if (chooseRuntime('hub', options, 'startStoreHub') === 'wasm') return startWasmHub(options, args);
   const processOptionsChecked = processOptions(options, 'startStoreHub');
   const binary = processOptionsChecked.binary ?? hubBinaryPath();
   processOptionsChecked.signal?.throwIfAborted();

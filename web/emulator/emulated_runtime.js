@@ -1,0 +1,156 @@
+// One runtime in the emulator's module, the local service or the store hub, behind fetch(): made
+// from the native program's own command-line arguments, answering each request at the instant
+// its clock gives, reset to a fresh database, closed. The module does the work; this only moves
+// bytes in and out of its memory.
+import { instantiateEmulatorModule } from './emulator_module.js';
+import { plainRequest, requestBytes, requestParts, responseOf } from './http_bytes.js';
+
+const encoder = new TextEncoder();
+
+/** The clock of `options.now` as a function of epoch milliseconds (default: the system clock). */
+export function clockOption(now, caller) {
+  const read = typeof now === 'function' ? now : now === undefined ? Date.now : () => now;
+  return () => {
+    const value = read();
+    const ms = typeof value?.getTime === 'function' ? value.getTime() : value;
+    if (typeof ms !== 'number' || !(Math.abs(ms) <= 8.64e15)) {
+      throw new TypeError(`${caller}: now must be (or return) a valid Date or a finite number of epoch milliseconds`);
+    }
+    return ms;
+  };
+}
+
+// The C entry points of each kind (the repository's emulator/emulator_exports.cpp).
+const KINDS = {
+  service: { create: '_lq_service_create', answer: '_lq_service_answer', destroy: '_lq_service_destroy', file: 'loyalty' },
+  hub: { create: '_lq_hub_create', answer: '_lq_hub_answer', destroy: '_lq_hub_destroy', file: 'hub' },
+};
+
+export class EmulatedRuntime {
+  #module;
+  #kind;
+  #args;
+  #secret;
+  #files;
+  #nowMs;
+  #handle = 0;
+  #generation = 0;
+  #database = null;
+  #closed = false;
+
+  /**
+   * Starts a runtime. kind: 'service' | 'hub'; args: the program's arguments without --db (a
+   * database of the module's memory is added); secret: the hub's store key; files: { path:
+   * text } written into the module's memory first (a fixture).
+   */
+  static async start({ kind, args, secret = null, files = {}, nowMs, wasm, onLog }) {
+    const module = await instantiateEmulatorModule({ wasm, nowMs, onLog });
+    const runtime = new EmulatedRuntime(module, kind, args, secret, files, nowMs);
+    runtime.#open();
+    return runtime;
+  }
+
+  constructor(module, kind, args, secret, files, nowMs) {
+    this.#module = module;
+    this.#kind = KINDS[kind];
+    this.#args = args;
+    this.#secret = secret;
+    this.#files = files;
+    this.#nowMs = nowMs;
+  }
+
+  /** Answers a request as the native program would (any base URL: only the path counts). */
+  async fetch(input, init) {
+    // A plain call is read as it is; any other through a Request, which reads every form fetch takes.
+    const request = plainRequest(input, init) ?? (await requestParts(new Request(input, init)));
+    return responseOf(this.answer(requestBytes(request)), request.method);
+  }
+
+  /**
+   * The response bytes to the HTTP/1.1 request `bytes` from the client at address `peer` (a copy,
+   * the runtime's own memory reused): the per-client limits (the hub's brake on wrong keys) count
+   * it as the native front counts a socket's peer.
+   */
+  answer(bytes, peer = '127.0.0.1') {
+    this.#checkOpen();
+    const m = this.#module;
+    return this.#withBytes([bytes, encoder.encode(`${peer}\0`)], ([request, size, address]) => {
+      const sizeOut = m._malloc(4);
+      try {
+        const at = m[this.#kind.answer](this.#handle, request, size, address, this.#nowMs(), sizeOut);
+        if (at === 0) throw new Error(`emulator: ${this.#lastError()}`);
+        return m.HEAPU8.slice(at, at + m.HEAPU32[sizeOut >> 2]);
+      } finally {
+        m._free(sizeOut);
+        m._lq_emulator_release();
+      }
+    });
+  }
+
+  /** Back to the start: a fresh database, seeded again. */
+  async reset() {
+    this.#checkOpen();
+    this.#destroy();
+    this.#open();
+  }
+
+  /** Frees the runtime; fetch() and reset() then reject. Idempotent. */
+  async close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#destroy();
+    this.#module = null;
+  }
+
+  #checkOpen() {
+    if (this.#closed) throw new Error('emulator: closed (close() was called)');
+  }
+
+  #open() {
+    const m = this.#module;
+    for (const [path, text] of Object.entries(this.#files)) {
+      this.#withBytes([encoder.encode(`${path}\0`), encoder.encode(text)], ([at, , data, size]) => {
+        if (!m._lq_emulator_write_file(at, data, size)) throw new Error(`emulator: cannot write ${path}`);
+      });
+    }
+    this.#generation += 1;
+    this.#database = `/${this.#kind.file}-${this.#generation}.db`;
+    const args = encoder.encode([...this.#args, '--db', this.#database].join('\0'));
+    const extra = this.#secret === null ? [] : [encoder.encode(`${this.#secret}\0`)];
+    this.#handle = this.#withBytes([args, ...extra], ([at, size, key]) =>
+      this.#secret === null
+        ? m[this.#kind.create](at, size, this.#nowMs())
+        : m[this.#kind.create](at, size, key, this.#nowMs()),
+    );
+    if (this.#handle === 0) throw new Error(this.#lastError());
+  }
+
+  #destroy() {
+    const m = this.#module;
+    if (this.#handle !== 0) m[this.#kind.destroy](this.#handle);
+    this.#handle = 0;
+    if (this.#database !== null) {
+      this.#withBytes([encoder.encode(`${this.#database}\0`)], ([at]) => m._lq_emulator_remove_database(at));
+    }
+  }
+
+  #lastError() {
+    return this.#module.UTF8ToString(this.#module._lq_emulator_error());
+  }
+
+  // Copies each byte array into the module's memory, calls fn([pointer, size, ...]), frees them.
+  #withBytes(arrays, fn) {
+    const m = this.#module;
+    const placed = [];
+    try {
+      for (const bytes of arrays) {
+        const at = m._malloc(Math.max(bytes.length, 1));
+        m.HEAPU8.set(bytes, at);
+        placed.push(at, bytes.length);
+      }
+      return fn(placed);
+    } finally {
+      for (let i = 0; i < placed.length; i += 2) m._free(placed[i]);
+    }
+  }
+}
