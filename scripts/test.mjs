@@ -152,8 +152,14 @@ if (npmReady) {
   step('types (tsc --noEmit)', () =>
     run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tests/js/types']),
   );
+  step('types under lib ES2022 with Node\'s types, and under WebWorker (tsc --noEmit)', () => {
+    for (const config of ['tsconfig.es2022.json', 'tsconfig.webworker.json']) {
+      run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', `tests/js/types/${config}`]);
+    }
+  });
 } else {
   skip('types (tsc --noEmit)', 'npm packages missing');
+  skip('types under lib ES2022 with Node\'s types, and under WebWorker (tsc --noEmit)', 'npm packages missing');
 }
 
 console.log('\ntest summary:');

@@ -48,42 +48,44 @@ export interface QualifyResult {
 export type Forwarded = Record<string, unknown>;
 
 export type BasketModifier<Extra extends object = {}> = {
-  id?: string;
-  name?: string;
-  price?: Decimal;
-  item_base_price?: Decimal;
+  id?: string | null;
+  name?: string | null;
+  price?: Decimal | null;
+  item_base_price?: Decimal | null;
 } & Extra;
 
 /** A basket line; `ItemExtra` / `ModifierExtra` name forwarded fields (see Forwarded). */
 export type BasketItem<ItemExtra extends object = {}, ModifierExtra extends object = {}> = {
-  id?: string;
-  name?: string;
+  id?: string | null;
+  name?: string | null;
   /** Price of ONE unit. */
-  price?: Decimal;
-  categories?: string[];
-  modifiers?: BasketModifier<ModifierExtra>[];
-  /** Integer >= 1; default 1. */
-  quantity?: number;
+  price?: Decimal | null;
+  categories?: readonly string[] | null;
+  modifiers?: readonly BasketModifier<ModifierExtra>[] | null;
+  /** Integer from 1 to 1000000000; default 1. */
+  quantity?: number | null;
 } & ItemExtra;
 
 /**
- * The qualifying request (docs/reference.md#request); every field is optional. Unknown
- * fields are a compile error unless named in `Extra` (top level), `ItemExtra` (items) or
- * `ModifierExtra` (modifiers): `const r: QualifyRequest<{ pos_ref: string }, { pos_line: number }>`
- * is accepted wherever a QualifyRequest is.
+ * The qualifying request (docs/reference.md#request); every field is optional, and null means
+ * absent (except for redemption_venue). Unknown fields are a compile error unless named in
+ * `Extra` (top level), `ItemExtra` (items) or `ModifierExtra` (modifiers):
+ * `const r: QualifyRequest<{ pos_ref: string }, { pos_line: number }>` is accepted wherever a
+ * QualifyRequest is. Its JSON Schema: `loyalty-qualifier/schemas/basket.schema.json`.
  */
 export type QualifyRequest<
   Extra extends object = {},
   ItemExtra extends object = {},
   ModifierExtra extends object = {},
 > = {
+  /** Default 'online'. */
   redemption_venue?: 'instore' | 'online';
   /** RFC 3339; absent = the qualifier's clock. */
-  order_timestamp?: string;
-  location_uid?: string;
-  subtotal?: Decimal;
-  items?: BasketItem<ItemExtra, ModifierExtra>[];
-  handoff?: string;
+  order_timestamp?: string | null;
+  location_uid?: string | null;
+  subtotal?: Decimal | null;
+  items?: readonly BasketItem<ItemExtra, ModifierExtra>[] | null;
+  handoff?: string | null;
 } & Extra;
 
 export type ReasonCode =
@@ -113,15 +115,34 @@ export type ReasonCode =
   /** A reward record held (`hold: 'CLAIMED_ELSEWHERE'`): used by an order at another kiosk of the store. */
   | 'CLAIMED_ELSEWHERE';
 
-export interface ExplainReason {
-  code: ReasonCode;
+/** A reason without a figure of its own: every code but BELOW_MINIMUM and INSUFFICIENT_POINTS. */
+export interface PlainReason {
+  code: Exclude<ReasonCode, 'BELOW_MINIMUM' | 'INSUFFICIENT_POINTS'>;
+  /** The engine's English message, e.g. "Not redeemable at this location." */
   message: string;
-  /** BELOW_MINIMUM: what the subtotal lacks, e.g. "3.50". */
-  remaining?: string;
-  /** INSUFFICIENT_POINTS: points still needed. */
-  points_needed?: number;
-  [field: string]: unknown;
 }
+
+export interface BelowMinimumReason {
+  code: 'BELOW_MINIMUM';
+  /** e.g. "Spend $3.50 more to unlock." */
+  message: string;
+  /** What the subtotal lacks, rounded up to the cent, e.g. "3.50". */
+  remaining: string;
+}
+
+export interface InsufficientPointsReason {
+  code: 'INSUFFICIENT_POINTS';
+  /** e.g. "150 more points needed." */
+  message: string;
+  /** Points still needed: the product's points less the balance. */
+  points_needed: number;
+}
+
+/**
+ * One failing rule of an explain entry, discriminated on `code`: after
+ * `reason.code === 'BELOW_MINIMUM'`, `reason.remaining` is a string.
+ */
+export type ExplainReason = PlainReason | BelowMinimumReason | InsufficientPointsReason;
 
 export interface ExplainEntry {
   id: string;
@@ -140,11 +161,125 @@ export interface ExplainResult {
   best: string | null;
 }
 
-/** The account snapshot (docs/reference.md#snapshot); unknown keys are ignored. */
-export interface Snapshot {
-  schema_version: number;
-  [field: string]: unknown;
+/** A day of a time window: three letters, lowercase. */
+export type WeekDay = 'sun' | 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat';
+
+/** When a record may be used, in local time (docs/reference.md#reward-record). */
+export interface TimeWindow {
+  /** Omitted, null or [] for every day. */
+  days?: readonly WeekDay[] | null;
+  /** "HH:MM". */
+  start: string;
+  /** "HH:MM", exclusive ("24:00" allowed); at or before `start` it crosses midnight. */
+  end: string;
 }
+
+/** A record's `type`: another value never qualifies (UNSUPPORTED_TYPE). */
+export type OfferType = 'amount' | 'percent' | 'item' | 'fixed_price' | (string & {});
+/** A record's `item_kind` (type 'item'): another value never qualifies. */
+export type ItemKind = 'free_item' | 'bogo' | 'modifier' | (string & {});
+/** A record's `redemption_venue`: another value matches no request venue. */
+export type RecordVenue = 'instore' | 'online' | 'all' | (string & {});
+
+/** The members a reward record and a points product record share (docs/reference.md#reward-record). */
+export interface OfferRecordFields {
+  /** Required. */
+  id: string;
+  /** Default 0. */
+  value?: Decimal | null;
+  minimum?: Decimal | null;
+  maximum?: Decimal | null;
+  label?: string | null;
+  fine_print?: string | null;
+  /** Default 'redeemable'. */
+  state?: string | null;
+  type?: OfferType | null;
+  products?: readonly string[] | null;
+  restriction_location_ids?: readonly string[] | null;
+  redemption_venue?: RecordVenue | null;
+  handoff?: string | null;
+  time_restrictions?: readonly TimeWindow[] | null;
+  item_kind?: ItemKind | null;
+  categories?: readonly string[] | null;
+  /** true: its discount is left to the service (it never qualifies locally: DISCOUNT_UNKNOWN). */
+  discount_unknown?: boolean | null;
+}
+
+/** A reward the snapshot's user owns, with its eligibility fields (docs/reference.md#reward-record). */
+export interface RewardRecord extends OfferRecordFields {
+  /** RFC 3339; null: never expires. */
+  retire_at?: string | null;
+  /** RFC 3339; not usable before. */
+  starts_at?: string | null;
+  /** Default: the snapshot's user.id. */
+  user_id?: string | null;
+  /** Default: the snapshot's merchant.id. */
+  merchant_id?: string | null;
+  /** Set by HybridQualifier: the reward is spent by an order not confirmed yet. */
+  hold?: 'PENDING_ORDER' | 'CLAIMED_ELSEWHERE' | null;
+}
+
+/** A product bought with points (docs/reference.md#points-product-record). */
+export interface PointsProductRecord extends OfferRecordFields {
+  /** The cost: a non-negative integer (or integer string); default 0. */
+  points?: number | string | null;
+  /** The balance it is paid from; default the first entry of `points`. */
+  points_experience_id?: string | null;
+}
+
+export interface SnapshotMerchant {
+  id: string;
+  /** IANA name, informational. */
+  time_zone?: string | null;
+  /** POSIX TZ rule of the merchant's local time, e.g. "EST5EDT,M3.2.0,M11.1.0"; default UTC. */
+  tz_rule?: string | null;
+}
+
+export interface SnapshotLocation {
+  /** What a request's location_uid names. */
+  uid: string;
+  /** The location's hashid, as restriction_location_ids list it. */
+  id?: string | null;
+  /** Default: merchant.id. */
+  merchant_id?: string | null;
+  time_zone?: string | null;
+  tz_rule?: string | null;
+}
+
+export interface SnapshotUser {
+  /** The owner of the rewards. */
+  id: string;
+}
+
+export interface PointsBalance {
+  points_experience_id: string;
+  /** An integer (or integer string); default 0. */
+  balance?: number | string | null;
+}
+
+/** Every member of a schema-1 snapshot (docs/reference.md#snapshot). */
+export interface SnapshotFields {
+  schema_version: 1;
+  /** RFC 3339, informational. */
+  generated_at?: string | null;
+  merchant: SnapshotMerchant;
+  /** Every location the snapshot knows, other merchants' included. */
+  locations?: readonly SnapshotLocation[] | null;
+  user: SnapshotUser;
+  points?: readonly PointsBalance[] | null;
+  rewards?: readonly RewardRecord[] | null;
+  points_products?: readonly PointsProductRecord[] | null;
+}
+
+/**
+ * The account snapshot (docs/reference.md#snapshot): it names `rewards` or `points_products` (or
+ * both; `[]` for none), so that a misspelt list is a type error here and a QualifyError (422) at
+ * run time. Unknown members are ignored at run time but are not part of the type. Its JSON
+ * Schema: `loyalty-qualifier/schemas/snapshot.schema.json`.
+ */
+export type Snapshot =
+  | (SnapshotFields & { rewards: readonly RewardRecord[] | null })
+  | (SnapshotFields & { points_products: readonly PointsProductRecord[] | null });
 
 /** The clock for requests without order_timestamp: a Date or epoch milliseconds. */
 export type Clock = () => Date | number;
@@ -162,7 +297,17 @@ export type WasmSource =
   | ArrayBufferView
   | Response
   | PromiseLike<Response>
-  | WebAssembly.Module;
+  | WasmModule;
+
+/**
+ * A compiled WebAssembly.Module, where the program's types declare one (lib DOM or WebWorker);
+ * `never` otherwise (`lib: ["ES2022"]` with Node's types has no WebAssembly namespace).
+ */
+export type WasmModule = typeof globalThis extends {
+  WebAssembly: { Module: abstract new (...args: never[]) => infer M };
+}
+  ? M
+  : never;
 
 export interface LoadOptions {
   /**

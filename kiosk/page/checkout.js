@@ -40,6 +40,15 @@ export function closeCheckout() {
   $('checkout-dialog').close();
 }
 
+/**
+ * Where focus goes when the checkout dialog closes (docs/kiosk.md): the Checkout button while the
+ * basket is kept (Back, Escape), the menu's heading once the order is placed and the basket empty
+ * ("Start a new order"): the button the dialog came from is disabled then, and focus would fall to <body>.
+ */
+export function focusAfterCheckout() {
+  (state.basket.isEmpty ? $('menu-title') : $('checkout')).focus();
+}
+
 const unreachable = (e) => e?.code === 0 || e?.code === 599 || (e?.code >= 500 && e?.code <= 599);
 
 export async function startCheckout() {

@@ -30,7 +30,7 @@ import {
   renderTotals,
 } from './render.js';
 import { renderHub, renderOrders, renderStatus, renderWallet, snapshotChanged } from './status_panels.js';
-import { startCheckout } from './checkout.js';
+import { focusAfterCheckout, startCheckout } from './checkout.js';
 import { changes, checkHub, params, refreshAccount, setOnline, startGuests, state, useGuest } from './state.js';
 
 async function loadJson(url) {
@@ -110,7 +110,9 @@ function openCustomize(item) {
     // item at once) may arrive after this one has opened, and must not end this one.
     if (dialog.open) return;
     controller.abort();
-    document.querySelector(`[data-focus-key="item:${CSS.escape(item.id)}"]`)?.focus();
+    // Focus returns to the item that opened the dialog (docs/kiosk.md), or the menu's heading
+    // when that item is no longer shown.
+    (document.querySelector(`[data-focus-key="item:${CSS.escape(item.id)}"]`) ?? $('menu-title')).focus();
   }, { signal });
   update();
   dialog.showModal();
@@ -242,6 +244,7 @@ function wireControls() {
     reselect();
   });
   $('checkout').addEventListener('click', startCheckout);
+  $('checkout-dialog').addEventListener('close', focusAfterCheckout);
   $('checkout-dialog').addEventListener('cancel', (event) => {
     // Escape closes the dialog except while a request is in flight.
     if ($('checkout-actions').childElementCount === 0) event.preventDefault();

@@ -59,6 +59,8 @@ export function offerView(snapshot, qualified, explained, choice = null, textsOf
   const others = [];
   for (const entry of explained.entries) {
     if (entry.qualifies || entry.reasons.some((r) => GONE.has(r.code))) continue;
+    // An empty basket explains nothing: every offer waits for items, so there is no "why not".
+    if (entry.reasons.some((r) => r.code === 'EMPTY_BASKET')) continue;
     const record = records.get(`${entry.kind}:${entry.id}`);
     const label = record ? textsOf(record).label : entry.id;
     const belowMinimum = entry.reasons.find((r) => r.code === 'BELOW_MINIMUM');
@@ -66,8 +68,7 @@ export function offerView(snapshot, qualified, explained, choice = null, textsOf
       hints.push({ id: entry.id, kind: entry.kind, label, remainingCents: parseCents(belowMinimum.remaining) });
       continue;
     }
-    const reasons = entry.reasons.filter((r) => r.code !== 'EMPTY_BASKET');
-    if (reasons.length > 0) others.push({ id: entry.id, kind: entry.kind, label, reasons });
+    others.push({ id: entry.id, kind: entry.kind, label, reasons: entry.reasons });
   }
   hints.sort((a, b) => a.remainingCents - b.remainingCents || (a.id < b.id ? -1 : 1));
   return { offers, unavailable, selected, hints, others };

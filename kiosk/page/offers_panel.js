@@ -62,12 +62,19 @@ export function reselect() {
   renderTotals();
 }
 
-function offerDetail(offer) {
-  const parts = [t('offer.saves', { amount: formatMoney(offer.discountCents) })];
-  if (offer.points !== null) parts.push(t('offer.uses', { points: offer.points, pointsName: pointsName() }));
-  if (offer.retireAt) parts.push(t('offer.until', { date: localDate(offer.retireAt) }));
-  return parts.join(' · ');
+/** An offer's detail line: what it saves (the second half of its radio's name), then its cost and end. */
+function offerDetail(offer, id) {
+  const rest = [];
+  if (offer.points !== null) rest.push(t('offer.uses', { points: offer.points, pointsName: pointsName() }));
+  if (offer.retireAt) rest.push(t('offer.until', { date: localDate(offer.retireAt) }));
+  return h('span', { class: 'detail' },
+    h('span', { id: `${id}-saves` }, t('offer.saves', { amount: formatMoney(offer.discountCents) })),
+    rest.length > 0 && [' · ', h('span', { id: `${id}-more` }, rest.join(' · '))]);
 }
+
+// A radio is named by the offer's label and its saving in the page's language ("Free latte, Saves
+// $4.75"), not by all of its card ("✓", "−$4.75", the fine print): the rest describes it.
+const ids = (...list) => list.filter(Boolean).join(' ');
 
 export function renderOffers(elapsed, { keepTiming = false } = {}) {
   const view = state.view;
@@ -104,18 +111,21 @@ export function renderOffers(elapsed, { keepTiming = false } = {}) {
   $('offer-choice').hidden = view.offers.length + view.unavailable.length === 0;
   const age = provisional && info ? t('offer.age', { age: ageText(info.ageMs) }) : null;
   keepFocus(list, () => {
-    const options = view.offers.map((offer) => {
+    const options = view.offers.map((offer, index) => {
       const key = `${offer.kind}:${offer.id}`;
+      const id = `offer-${index}`;
       return h('li', { class: `offer${offer.best ? ' best' : ''}`, dataset: { id: offer.id, kind: offer.kind } },
         h('label', {},
           h('input', { type: 'radio', name: 'offer', value: offer.id, checked: view.selected?.id === offer.id,
-            dataset: { focusKey: key } }),
+            dataset: { focusKey: key }, 'aria-labelledby': ids(`${id}-label`, `${id}-saves`),
+            'aria-describedby': ids(offer.best && `${id}-best`, (offer.points !== null || offer.retireAt) && `${id}-more`,
+              age && `${id}-age`, offer.finePrint && `${id}-fine-print`) || undefined }),
           h('span', { class: 'body' },
-            offer.best && h('span', { class: 'badge best' }, t('offer.best')),
-            h('span', { class: 'label' }, offer.label),
-            h('span', { class: 'detail' }, offerDetail(offer)),
-            age && h('span', { class: 'age' }, age),
-            offer.finePrint && h('span', { class: 'fine-print' }, offer.finePrint)),
+            offer.best && h('span', { class: 'badge best', id: `${id}-best` }, t('offer.best')),
+            h('span', { class: 'label', id: `${id}-label` }, offer.label),
+            offerDetail(offer, id),
+            age && h('span', { class: 'age', id: `${id}-age` }, age),
+            offer.finePrint && h('span', { class: 'fine-print', id: `${id}-fine-print` }, offer.finePrint)),
           h('span', { class: 'saving' }, formatMoney(-offer.discountCents))));
     });
     if (view.offers.length > 0) {
@@ -127,15 +137,17 @@ export function renderOffers(elapsed, { keepTiming = false } = {}) {
     }
     // Points products the service will not bill (their state is not `redeemable`): shown greyed,
     // with their state, and not selectable.
-    for (const offer of view.unavailable) {
+    for (const [index, offer] of view.unavailable.entries()) {
+      const id = `unavailable-${index}`;
       options.push(h('li', { class: 'offer unavailable', dataset: { id: offer.id, kind: offer.kind, state: offer.state } },
         h('label', {},
           h('input', { type: 'radio', name: 'offer', value: offer.id, disabled: true,
-            dataset: { focusKey: `${offer.kind}:${offer.id}` } }),
+            dataset: { focusKey: `${offer.kind}:${offer.id}` },
+            'aria-labelledby': ids(`${id}-label`, `${id}-detail`), 'aria-describedby': `${id}-state` }),
           h('span', { class: 'body' },
-            h('span', { class: 'badge unavailable' }, t('offer.notRedeemable', { state: textOr(`state.${offer.state}`, offer.state) })),
-            h('span', { class: 'label' }, offer.label),
-            h('span', { class: 'detail' }, t('offer.notRedeemableDetail', { amount: formatMoney(offer.discountCents) }))),
+            h('span', { class: 'badge unavailable', id: `${id}-state` }, t('offer.notRedeemable', { state: textOr(`state.${offer.state}`, offer.state) })),
+            h('span', { class: 'label', id: `${id}-label` }, offer.label),
+            h('span', { class: 'detail', id: `${id}-detail` }, t('offer.notRedeemableDetail', { amount: formatMoney(offer.discountCents) }))),
           h('span', { class: 'saving' }, '—'))));
     }
     list.replaceChildren(...options);

@@ -98,6 +98,11 @@ class snapshot_loader {
     }
     if (!merchant_id_) return error{422, "merchant.id is required"};
     if (!user_id_) return error{422, "user.id is required"};
+    // Neither list named is most likely a misspelt one (`rewrds`): an answer of no offers would
+    // hide it. Either alone is a snapshot of only rewards or only points products.
+    if (!offers_named_) {
+      return error{422, "rewards or points_products is required ([] when the user has none)"};
+    }
     return finish();
   }
 
@@ -127,6 +132,7 @@ class snapshot_loader {
       return read_array(field_path{nullptr, "points"},
                         [this](const field_path& path) { return read_points(path); });
     } else if (key == "rewards" || key == "points_products") {
+      offers_named_ = true;
       const bool rewards = key == "rewards";
       std::deque<offer_record>& target = rewards ? rewards_ : points_products_;
       return read_array(field_path{nullptr, rewards ? "rewards" : "points_products"},
@@ -552,6 +558,7 @@ class snapshot_loader {
   std::optional<std::string> merchant_id_;
   std::optional<posix_tz> merchant_tz_;
   std::optional<std::string> user_id_;
+  bool offers_named_ = false;  // `rewards` or `points_products` is present (null included)
   std::vector<location_record> locations_;
   std::vector<std::pair<std::string, int64_t>> points_;
   // Deques: records are large (an offer and the text its entity echoes) and their number is

@@ -88,6 +88,11 @@ const offerIds = () => page.locator('#offer-list li.offer[data-id]').evaluateAll
 const bestId = () => page.locator('#offer-list li.offer.best').getAttribute('data-id');
 const hintIds = () => page.locator('#hints li').evaluateAll((items) => items.map((li) => li.dataset.id));
 
+/** The offer radios whose accessible name is `text` exactly (any whitespace between its words). */
+const radioNamed = (text) => page.getByRole('radio', {
+  name: new RegExp(`^${text.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')}$`),
+});
+
 async function waitForOffers(predicate, what) {
   await page.waitForFunction(
     (ids) => {
@@ -160,6 +165,8 @@ test('the page starts online with the first demo guest and an empty basket', { t
   assert.equal(await page.locator('#offers-empty').textContent(), 'Add items to see your offers.');
   assert.equal(await page.locator('#provisional').isHidden(), true);
   assert.equal(await page.locator('#checkout').isDisabled(), true);
+  // An empty basket explains nothing: no "Why not the others?" list.
+  assert.equal(await page.locator('#others-section').isHidden(), true);
   await shoot('01-start.png');
 });
 
@@ -232,6 +239,13 @@ test('adding items recomputes the offers locally, with "spend more" hints', { ti
   assert.match(await page.locator('#hints').textContent(), /Spend \$10\.25 more to unlock \$5 off your order/);
   assert.match(await page.locator('#timing').textContent(), /^Computed on this device in (< 0\.1|\d+\.\d) ms$/);
   assert.equal(await page.locator('#subtotal').textContent(), '$4.75');
+  // Each offer's radio is named by its label and saving, not by its whole card ("−$4.75", the fine print).
+  assert.equal(await radioNamed('Free latte or cappuccino Saves $4.75').count(), 1);
+  assert.equal(await radioNamed('No offer this time').count(), 1);
+  // The rest of the card describes it.
+  assert.match(await page.locator('#offer-list input[value="rw_free_latte"]').evaluate((input) =>
+    input.getAttribute('aria-describedby').split(' ').map((id) => document.getElementById(id).textContent).join(' | ')),
+  /^Best offer \| until Dec 31 \| Any size; syrups included up to \$6\.$/);
 
   await category('Pastries');
   await addItem('croissant');
@@ -293,6 +307,11 @@ test('checkout confirms with the service, bills the basket; the reward is gone a
   assert.match(await page.locator('#checkout-dialog').textContent(), /Paid \$10\.45.*You saved \$5\.00 with “\$5 off your order”/s);
   await shoot('05-paid.png');
   await page.locator('#new-order').click();
+  // The order is placed and the basket empty (Checkout disabled): focus goes to the menu's heading,
+  // where the next order starts, never to <body>; the empty basket has no "why not" list.
+  await page.waitForFunction(() => !document.getElementById('checkout-dialog').open);
+  await page.waitForFunction(() => document.activeElement?.id === 'menu-title', null, { timeout: STEP });
+  await page.waitForSelector('#others-section', { state: 'hidden' });
 
   // The service redeemed it; the page's snapshot follows.
   const account = await api('GET', '/api/account');
@@ -359,6 +378,15 @@ test('when the service is back, the page goes online and checkout is possible ag
   await page.waitForSelector('#status[data-state="online"]', { timeout: 30_000 });
   await page.waitForSelector('#provisional', { state: 'hidden' });
   assert.equal(await page.locator('#checkout').isDisabled(), false);
+
+  // The checkout dialog closed with the basket kept (Back, Escape): focus returns to Checkout.
+  for (const close of [() => page.locator('#checkout-actions button:not(#pay)').click(), () => page.keyboard.press('Escape')]) {
+    await page.locator('#checkout').click();
+    await page.waitForSelector('#pay');
+    await close();
+    await page.waitForFunction(() => !document.getElementById('checkout-dialog').open, null, { timeout: STEP });
+    await page.waitForFunction(() => document.activeElement?.id === 'checkout', null, { timeout: STEP });
+  }
 });
 
 test('a late close event of an earlier customize dialog does not disarm the next one', { timeout: 60_000 }, async () => {
@@ -405,6 +433,8 @@ test('the page is usable by keyboard', { timeout: 60_000 }, async () => {
   await page.waitForFunction(() => document.activeElement?.id === 'customize-add', null, { timeout: STEP });
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => !document.getElementById('customize').open, null, { timeout: STEP });
+  // Added: focus is back on the item that opened the dialog.
+  await page.waitForFunction(() => document.activeElement?.dataset.id === 'cappuccino', null, { timeout: STEP });
   // The basket re-renders after the dialog closes: wait for the line rather than race it.
   await page.waitForFunction(() => /Cappuccino\s*Oat milk/.test(document.getElementById('lines').textContent), null,
     { timeout: STEP });

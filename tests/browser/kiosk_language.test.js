@@ -96,6 +96,11 @@ async function violations(what) {
   return found.map((v) => ({ state: what, ...v }));
 }
 
+/** The offer radios whose accessible name is `text` exactly (any whitespace, no-break spaces too, between its words). */
+const radioNamed = (text) => page.getByRole('radio', {
+  name: new RegExp(`^${text.split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')}$`),
+});
+
 async function addLatte() {
   await page.locator('#categories label:has(input[value="coffee"])').click();
   await page.locator('button.item[data-id="latte"]').click();
@@ -124,6 +129,9 @@ test('the language switch: offers, hints and reasons in Spanish, <html lang>, an
   // The merchant's labels are English: the offers are described in Spanish, the menu naming the products.
   assert.equal(await page.locator('#offer-list li[data-id="rw_free_latte"] .label').textContent(), 'Café latte o Capuchino gratis');
   assert.equal(await page.locator('#offer-list li[data-id="rw_free_latte"] .fine-print').textContent(), 'Hasta $6');
+  // The offer's radio is named by its label and saving in Spanish.
+  assert.equal(await radioNamed('Café latte o Capuchino gratis Ahorra $4.75').count(), 1);
+  assert.equal(await radioNamed('Sin oferta esta vez').count(), 1);
   assert.match(await page.locator('#hints').textContent(), /Gaste \$10\.25 más para desbloquear \$5 de descuento en su pedido/);
   assert.equal(await page.locator('#subtotal').textContent(), '$4.75');
   assert.equal(await page.locator('#checkout').textContent(), 'Pagar · $0.00'); // the free latte, best and chosen
@@ -155,6 +163,7 @@ test('the language switch: offers, hints and reasons in Spanish, <html lang>, an
     const offer = page.locator('#offer-list li[data-id="rw_free_latte"]');
     assert.equal(await offer.locator('.detail').evaluate((e) => e.textContent.split(' · ')[0]), `${saves} ${await dollars(tag, 4.75)}`, code);
     assert.equal(await offer.locator('.label').textContent(), label, code);
+    assert.equal(await radioNamed(`${label} ${saves} ${await dollars(tag, 4.75)}`).count(), 1, `${code}: the radio's name`);
     const six = await page.evaluate((t) => new Intl.NumberFormat(t, { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(6), tag);
     assert.equal(await offer.locator('.fine-print').textContent(), `${upTo} ${six}`, code);
     assert.equal(await page.locator('#subtotal').textContent(), await dollars(tag, 4.75), code);
@@ -236,6 +245,9 @@ test('axe-core finds no violation on any state of the page in any language', { t
     found.push(...await violations(`${code}: an order queued offline (the dialog)`));
     await page.locator('#new-order').click();
     await page.waitForFunction(() => !document.getElementById('checkout-dialog').open);
+    // A new order starts at the menu's heading (the Checkout button is disabled with the basket empty).
+    await page.waitForFunction(() => document.activeElement?.id === 'menu-title');
+    await page.waitForSelector('#others-section', { state: 'hidden' });
     await page.waitForSelector('#orders li[data-status="queued"]');
     found.push(...await violations(`${code}: an order queued offline (the Orders list)`));
   }

@@ -110,7 +110,7 @@ import wasmFile from 'loyalty-qualifier/wasm';
 const bundled: string = wasmFile;
 await initQualifier({ wasm: new URL(bundled, 'https://kiosk.example/app/') });
 await initQualifier({ wasm: new URL('https://cdn.example/loyalty_qualifier.wasm') });
-const q = await createQualifier({ schema_version: 1 }, { now: () => Date.now(), wasm: new Uint8Array(8) });
+const q = await createQualifier({ schema_version: 1, merchant: { id: 'm' }, user: { id: 'u' }, rewards: [] }, { now: () => Date.now(), wasm: new Uint8Array(8) });
 const answer: QualifyResult = q.qualify({ subtotal: '8.00', items: [{ id: 'latte', price: '4.20' }] });
 const ids: string[] = answer.rewards.map((r) => r.id);
 const error: QualifyError = new QualifyError(400, 'x');
@@ -126,7 +126,7 @@ console.log(ids, error.code);
 `;
 
 const MISSPELT = `import { createQualifier } from 'loyalty-qualifier';
-const q = await createQualifier({ schema_version: 1 });
+const q = await createQualifier('{"schema_version": 1}');
 q.qualify({ subtotl: '19.00', items: [{ id: 'latte', price: '4.20' }] });
 q.qualify({ subtotal: '19.00', items: [{ id: 'latte', quantiy: 2 }] });
 `;

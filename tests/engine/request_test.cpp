@@ -365,7 +365,8 @@ TEST_CASE("unknown request fields are ignored") {
 
 TEST_CASE("request errors reach the qualifier's callers as error bodies") {
   lq::qualifier q;
-  const std::string snapshot = R"({"schema_version":1,"merchant":{"id":"m"},"user":{"id":"u"}})";
+  const std::string snapshot =
+      R"({"schema_version":1,"merchant":{"id":"m"},"user":{"id":"u"},"rewards":[]})";
   REQUIRE_FALSE(q.set_snapshot(snapshot).has_value());
   const lq::instant now = *lq::parse_rfc3339("2026-03-02T09:00:00Z");
 

@@ -347,14 +347,53 @@ TEST_CASE("the previous snapshot stays in force after a failed load") {
   CHECK(qualifying_reward_ids(q) == std::vector<std::string>{"second"});
 }
 
-TEST_CASE("a snapshot needs only schema_version, merchant.id and user.id") {
-  const lq::snapshot s =
-      loaded(json{{"schema_version", 1}, {"merchant", {{"id", "m"}}}, {"user", {{"id", "u"}}}});
+TEST_CASE("a snapshot needs only schema_version, merchant.id, user.id and one offer list") {
+  const json minimal{{"schema_version", 1},
+                     {"merchant", {{"id", "m"}}},
+                     {"user", {{"id", "u"}}},
+                     {"rewards", json::array()}};
+  const lq::snapshot s = loaded(minimal);
   CHECK(s.merchant_id == "m");
   CHECK(s.user_id == "u");
   CHECK(s.rewards.empty());
   CHECK(s.points_products.empty());
   CHECK(s.locations.empty());
+}
+
+TEST_CASE("a snapshot with neither rewards nor points_products is a 422 naming both") {
+  json neither = base_snapshot();
+  neither.erase("rewards");
+  neither.erase("points_products");
+  // A misspelt list is ignored as an unknown key: without the check it would load as no offers.
+  neither["rewrds"] = json::array({reward("a")});
+  const auto result = lq::load_snapshot(neither.dump());
+  REQUIRE_FALSE(result.ok());
+  CHECK(result.err().code == 422);
+  CHECK(result.err().message ==
+        "rewards or points_products is required ([] when the user has none)");
+}
+
+TEST_CASE("either offer list alone, or one given as null, is a snapshot") {
+  for (const char* dropped : {"rewards", "points_products"}) {
+    json one = base_snapshot();
+    one.erase(dropped);
+    INFO("without " << dropped);
+    CHECK(loaded(one).rewards.empty());
+  }
+  json only_rewards = base_snapshot();
+  only_rewards.erase("points_products");
+  only_rewards["rewards"] = json::array({reward("a")});
+  CHECK(reward_ids(loaded(only_rewards)) == std::vector<std::string>{"a"});
+
+  json only_points = base_snapshot();
+  only_points.erase("rewards");
+  only_points["points_products"] = json::array({points_product("p", 10)});
+  CHECK(points_product_ids(loaded(only_points)) == std::vector<std::string>{"p"});
+
+  json named_null = base_snapshot();
+  named_null["rewards"] = nullptr;
+  named_null["points_products"] = nullptr;
+  CHECK(loaded(named_null).points_products.empty());
 }
 
 TEST_CASE("unknown keys anywhere are ignored") {

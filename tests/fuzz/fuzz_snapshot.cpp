@@ -123,8 +123,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!valid_json.value_or(true)) LQ_FUZZ_CHECK(syntax || deep);
     // A failed load leaves the previous snapshot in force.
     lq::qualifier engine;
-    LQ_FUZZ_CHECK(
-        !engine.set_snapshot(R"({"schema_version":1,"merchant":{"id":"m"},"user":{"id":"u"}})"));
+    LQ_FUZZ_CHECK(!engine.set_snapshot(
+        R"({"schema_version":1,"merchant":{"id":"m"},"user":{"id":"u"},"rewards":[]})"));
     LQ_FUZZ_CHECK(engine.set_snapshot(text).has_value());
     LQ_FUZZ_CHECK(engine.has_snapshot() && engine.current().merchant_id == "m");
     return 0;

@@ -34,7 +34,6 @@ export interface FormattableReason {
   remaining?: string | number;
   /** INSUFFICIENT_POINTS: points still needed, a finite, non-negative number or decimal string. */
   points_needed?: number | string;
-  [field: string]: unknown;
 }
 
 export interface FormatReasonOptions extends LocaleOptions {

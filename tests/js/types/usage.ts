@@ -17,7 +17,7 @@ import {
   tzRuleFromIntl,
 } from 'loyalty-qualifier';
 
-const snapshot: Snapshot = { schema_version: 1, rewards: [], points_products: [] };
+const snapshot: Snapshot = { schema_version: 1, merchant: { id: 'm' }, user: { id: 'u' }, rewards: [], points_products: [] };
 // Extra fields are forwarded by naming them (API spec 2.1 passes them through).
 const request: QualifyRequest<{ pos_ref: string }, { pos_line: number }> = {
   pos_ref: 'till-4',
@@ -76,7 +76,7 @@ export async function usage(): Promise<void> {
   q.offerOutcome(request, 'rw_welcome5');
 
   try {
-    q.setSnapshot({ schema_version: 2 });
+    q.setSnapshot('{"schema_version": 2}');
   } catch (e) {
     if (e instanceof QualifyError) {
       const code: number = e.code;
@@ -94,13 +94,13 @@ export async function usage(): Promise<void> {
 
 // Misuse the types must reject.
 export async function misuse(): Promise<void> {
-  const q = await createQualifier({ schema_version: 1 });
+  const q = await createQualifier(snapshot);
   // @ts-expect-error a venue the API does not know
   q.qualify({ redemption_venue: 'drive-thru' });
   // @ts-expect-error entities are read-only
   q.qualify({}).rewards[0]!.label = 'x';
   // @ts-expect-error the clock must give a Date or a number
-  await createQualifier({ schema_version: 1 }, { now: () => 'today' });
+  await createQualifier(snapshot, { now: () => 'today' });
   // @ts-expect-error a snapshot needs schema_version
   await createQualifier({ rewards: [] });
   // @ts-expect-error a misspelt top-level field (subtotl) would silently change the answer

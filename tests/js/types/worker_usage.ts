@@ -18,7 +18,7 @@ const second = await createQualifierWorker(new TextEncoder().encode('{"schema_ve
 const answer: QualifyResult = await first.qualify({ subtotal: '10.00', items: [{ id: 'a', price: 5 }] });
 const explained: ExplainResult = await second.explain('{}');
 const outcome: ExplainEntry = await second.offerOutcome('{}', { kind: 'points_product', id: 'pp_drip' });
-await second.setSnapshot({ schema_version: 1 });
+await second.setSnapshot({ schema_version: 1, merchant: { id: 'm' }, user: { id: 'u' }, points_products: [] });
 const { liveHandles, wasmMemoryBytes }: { liveHandles: number; wasmMemoryBytes: number } = await first.diagnostics();
 await second.dispose();
 const gone: boolean = second.disposed;
