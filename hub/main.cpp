@@ -46,7 +46,7 @@ int serve(const hub_options& opts) {
   }
   const service::connection_limits limits = service::limits_of(opts);
   service::guarded_server server(limits);
-  const hub_context context{claims, opts.store_key};
+  const hub_context context{claims, opts.store_key, opts.cors};
   install_hub_routes(server, context);
 
   bool served = false;

@@ -135,7 +135,8 @@ int serve(const options& opts) {
   }
   const connection_limits limits = limits_of(opts);
   guarded_server server(limits);
-  const route_context context{auth, accounts, baskets, clock, sandbox ? &*sandbox : nullptr};
+  sandbox_service* const sandbox_routes = sandbox ? &*sandbox : nullptr;
+  const route_context context{auth, accounts, baskets, clock, sandbox_routes, opts.cors};
   install_routes(server, context);
 
   bool served = false;

@@ -116,7 +116,8 @@ export function credentialsOf(userId) {
  * first stdout line (the base URL) is read and its start-up report is on stderr.
  * options: db (required), fixture (default the demo fixture; null for none), delay (seconds),
  * now (true = FIXED_NOW, or an RFC 3339 string), mode, port (default 0: any free one; a restart
- * can reuse the port of a stopped service), args (extra arguments), launcher (a command and its
+ * can reuse the port of a stopped service), corsOrigin (startLocalService's), args (extra
+ * arguments), launcher (a command and its
  * arguments that runs the service binary with its arguments).
  */
 export async function startService(options) {
@@ -149,6 +150,7 @@ export async function startService(options) {
     processingDelay: options.delay,
     now: options.now === true ? FIXED_NOW : options.now || undefined,
     mode: options.mode || undefined,
+    corsOrigin: options.corsOrigin,
     args: options.args,
     wrapper: options.launcher,
     startTimeoutMs: 15_000,

@@ -16,7 +16,7 @@ import { UsageError, parseCommandLine } from './command_line.js';
 import { runForegroundCommand } from './foreground_command.js';
 
 const USAGE = `usage: loyalty-qualifier hub [--store-key-file FILE] [--port P] [--db FILE|:memory:]
-                           [--host ADDRESS [--expose-on-network]]
+                           [--host ADDRESS [--expose-on-network]] [--cors-origin ORIGIN]...
 
   The store key, which every call must carry (header Store-Key), from one of:
   LQ_HUB_STORE_KEY         in the environment
@@ -32,7 +32,9 @@ const USAGE = `usage: loyalty-qualifier hub [--store-key-file FILE] [--port P] [
                            throwaway database removed when the hub stops
   --host ADDRESS           bind address (default 127.0.0.1); one beyond this machine needs
                            --expose-on-network, and the hub then warns on stderr
-  --expose-on-network      allow a --host beyond loopback (kiosks on the store's network)`;
+  --expose-on-network      allow a --host beyond loopback (kiosks on the store's network)
+  --cors-origin ORIGIN     pages of ORIGIN (e.g. http://localhost:5173) may call the hub from a
+                           browser (such a page holds the store key); repeatable; never *`;
 
 const PREFIX = 'loyalty-qualifier hub';
 
@@ -41,7 +43,7 @@ const COMMAND_LINE = {
   'store-key': { type: 'string' },
   'store-key-file': { type: 'string' },
   'expose-on-network': { type: 'boolean' },
-  ...Object.fromEntries(HUB_OPTIONS.map((option) => [option.flag.slice(2), { type: 'string' }])),
+  ...Object.fromEntries(HUB_OPTIONS.map((option) => [option.flag.slice(2), { type: 'string', multiple: option.multiple === true }])),
 };
 
 /** The store key of the command line or the environment, and what to warn about it. */
@@ -70,9 +72,11 @@ function hubOptions(argv, env) {
   const { values, positionals } = parseCommandLine(argv, COMMAND_LINE);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   try {
-    const { port, host, db } = serviceOptionsFromText({ port: values.port, host: values.host, db: values.db });
+    const { port, host, db, corsOrigin } = serviceOptionsFromText({
+      port: values.port, host: values.host, db: values.db, 'cors-origin': values['cors-origin'],
+    });
     const { storeKey, warnings } = storeKeyOf(values, env);
-    return { options: { port, host, db, storeKey, exposeOnNetwork: values['expose-on-network'] === true }, warnings };
+    return { options: { port, host, db, corsOrigin, storeKey, exposeOnNetwork: values['expose-on-network'] === true }, warnings };
   } catch (e) {
     if (e instanceof TypeError) throw new UsageError(e.message);
     throw e;

@@ -15,7 +15,7 @@ import { runForegroundCommand } from './foreground_command.js';
 const USAGE = `usage: loyalty-qualifier serve [--port P] [--host ADDRESS] [--db FILE|:memory:]
                              [--fixture FILE] [--mode sandbox|production]
                              [--processing-delay SECONDS] [--now RFC3339]
-                             [--max-connections-per-peer N]
+                             [--max-connections-per-peer N] [--cors-origin ORIGIN]...
 
   --port P                 default 0: a free port; the first line on stdout is the base URL
   --host ADDRESS           bind address (default 127.0.0.1)
@@ -28,14 +28,16 @@ const USAGE = `usage: loyalty-qualifier serve [--port P] [--host ADDRESS] [--db 
   --now RFC3339            a fixed service clock (tests)
   --max-connections-per-peer N
                            open connections one client (remote address) may hold, 1-1000
-                           (default 128); beyond: 503 while other clients are still served`;
+                           (default 128); beyond: 503 while other clients are still served
+  --cors-origin ORIGIN     pages of ORIGIN (e.g. http://localhost:5173, a dev server) may call
+                           the service from a browser; repeatable; an exact origin, never *`;
 
 const PREFIX = 'loyalty-qualifier serve';
 
 /** serve's options for parseCommandLine: one per launcher option, named by its flag. */
 const COMMAND_LINE = Object.fromEntries([
   ['help', { type: 'boolean', short: 'h' }],
-  ...COMMAND_LINE_OPTIONS.map((option) => [option.flag.slice(2), { type: 'string' }]),
+  ...COMMAND_LINE_OPTIONS.map((option) => [option.flag.slice(2), { type: 'string', multiple: option.multiple === true }]),
 ]);
 
 /** startLocalService's options for serve's command line; throws UsageError for a bad one. */
