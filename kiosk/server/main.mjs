@@ -80,8 +80,10 @@ async function main(argv) {
     );
     return 1;
   }
-  const db = path.resolve(root, options.db);
-  const hubDb = options.hubDb === ':memory:' ? ':memory:' : path.resolve(root, options.hubDb);
+  // ':memory:' is the throwaway database of the service and the hub, never a file of that name.
+  const inRoot = (file) => (file === ':memory:' ? file : path.resolve(root, file));
+  const db = inRoot(options.db);
+  const hubDb = inRoot(options.hubDb);
   for (const file of [db, hubDb]) {
     if (file === ':memory:') continue;
     mkdirSync(path.dirname(file), { recursive: true });
@@ -181,8 +183,10 @@ async function main(argv) {
         "and with it the demo guests' tokens and merchant keys (config.json); anyone who can reach it can bill through /api",
     );
   }
-  const shown = (file) => (file.startsWith(root + path.sep) ? path.relative(root, file) : file);
-  log(`demo data: ${shown(db)}, store hub: ${shown(hubDb)} (npm start -- --reset starts over)`);
+  const shown = (file) =>
+    file === ':memory:' ? 'in memory (:memory:, gone when it stops)' : file.startsWith(root + path.sep) ? path.relative(root, file) : file;
+  const files = [db, hubDb].some((file) => file !== ':memory:');
+  log(`demo data: ${shown(db)}, store hub: ${shown(hubDb)}${files ? ' (npm start -- --reset starts over)' : ''}`);
   log(`store key: ${process.env.LQ_STORE_KEY ? 'LQ_STORE_KEY' : 'a random one for this run (set LQ_STORE_KEY to choose it)'}; the kiosk server adds it to /hub requests`);
   log('type "stop" or "start" (then Enter) to stop or restart the service, "stop hub" or "start hub" for the store hub; "quit" or Ctrl+C quits');
   // The launcher ends the service should this process exit without a shutdown.
