@@ -21,7 +21,7 @@
 // A --host that is not a loopback address needs --expose-on-network (else exit 2), and then a
 // warning says that the demo credentials are served to the network.
 //
-// This file wires the parts: command_line.mjs, build_step.mjs (what is built first),
+// This file wires the parts: command_line.mjs, build_step.mjs and page_bundle.mjs (what is built first),
 // supervisor.mjs (the service, the hub and the stdin commands), page_server.mjs (host_allowlist.mjs,
 // peer_limits.mjs, static_files.mjs, service_worker.mjs, api_proxy.mjs) and smoke_check.mjs
 // (--smoke).
@@ -35,6 +35,7 @@ import { isLoopback, isWildcard, reachableAddresses } from './bind_address.mjs';
 import { buildWhatIsMissing } from './build_step.mjs';
 import { USAGE, UsageError, parseArgs } from './command_line.mjs';
 import { log } from './kiosk_log.mjs';
+import { pageBundle } from './page_bundle.mjs';
 import { createKioskServer } from './page_server.mjs';
 import { root } from './repository_root.mjs';
 import { smokeCheck } from './smoke_check.mjs';
@@ -72,8 +73,10 @@ async function main(argv) {
     process.stderr.write(`kiosk: ${e.message}\n`);
     return 2;
   }
+  const bundle = pageBundle();
   try {
     buildWhatIsMissing();
+    await bundle.fresh();
   } catch (e) {
     log(
       `${e.message}\nkiosk: the build failed (missing system packages? run: bash scripts/ensure-system.sh)`,
@@ -106,6 +109,7 @@ async function main(argv) {
     hub: { upstream: hub.upstream, storeKey },
     allowedHosts: options.allowHosts,
     allowedOrigins: options.allowOrigins,
+    pageBundle: bundle,
   });
 
   let done;
