@@ -11,8 +11,8 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:
 
 /**
  * An origin as a browser sends it in Origin (scheme and host in lower case, no default port, no
- * trailing slash): the rule of the native front's --cors-origin (service/http/cors_policy.cpp),
- * so that the launcher refuses what the program would. `*` is refused outright: every request of
+ * trailing slash): the rule the service and the hub apply to --cors-origin themselves, so that
+ * the launcher refuses what the program would. `*` is refused outright: every request of
  * the service and the hub carries a secret, so each page's origin is named.
  */
 function corsOrigin(text) {
