@@ -469,11 +469,17 @@ async function workerFigures() {
     const withWorker = w[`kiosk.worker.x${throttle}`];
     const without = w[`kiosk.thread.x${throttle}`];
     if (withWorker === undefined) continue;
-    const ok = withWorker <= without * 1.1;
+    // Issue 38: the page's start back within 500 ms, worker and in-thread alike (its bundles, not
+    // ~100 modules in a waterfall); CPU 4x slower: the worker costs no more than 10 %.
+    const ok = throttle === 1 ? Math.max(withWorker, without) <= 500 : withWorker <= without * 1.1;
     row(`Chromium: kiosk page, navigation to the demo guest's first offers${throttle > 1 ? `, CPU ${throttle}x slower` : ''}: worker / in-thread`,
-      `${msText(withWorker)} / ${msText(without)}`, 'worker <= in-thread + 10 %', ok,
+      `${msText(withWorker)} / ${msText(without)}`, throttle === 1 ? '<= 500 ms (both)' : 'worker <= in-thread + 10 %', ok,
       `kiosk_first_offers_x${throttle}_ms`, withWorker);
-    if (!ok) {
+    if (!ok && throttle === 1) {
+      // bench/README.md, "The kiosk page's start": where the page's start went.
+      row('  when the page was ready (the guest\'s snapshot in use): worker / in-thread; a load average far above the cores inflates every figure',
+        `${msText(w['kioskReady.worker.x1'])} / ${msText(w['kioskReady.thread.x1'])}`, '', null);
+    } else if (!ok) {
       // bench/README.md, "Off the main thread": a worker is a second JS isolate that loads its own
       // copy of the engine's modules and glue, one import after the other, before the wasm.
       row('  why: snapshot in use (page ready) worker / in-thread; a worker starts, then loads the engine modules again',

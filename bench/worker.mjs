@@ -20,6 +20,11 @@
 //       it is ready, and the time is performance.now() when the first offer is in the list;
 //       x4: CPU throttled 4x (CDP Emulation.setCPUThrottlingRate); fresh browser contexts;
 //       kioskReady.*: when the page was ready (the guest's snapshot in use in the engine).
+//   --only-kiosk: only the kiosk figures. --paired DIR: also the kiosk page of another checkout
+//       DIR (e.g. `git archive` of an earlier commit, with node_modules and web/dist), on the
+//       same service and hub binaries (this checkout's build/native), its pages interleaved with
+//       this one's, so that both see the same load: kioskPaired.* are its figures and
+//       kioskDelta.* the median of (this page - that page) over the pairs.
 // Pages alternate between in-thread and worker, so that a neighbour's load burdens both alike.
 // Prints one JSON object. bench/run.mjs runs it and prints the rows with their targets.
 import { spawn } from 'node:child_process';
@@ -34,7 +39,9 @@ import { NOW_MS, defaultDir, root } from './workloads.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
-const dir = path.resolve(args.find((a) => !a.startsWith('--')) ?? defaultDir);
+const onlyKiosk = args.includes('--only-kiosk');
+const pairedRoot = args.includes('--paired') ? path.resolve(args[args.indexOf('--paired') + 1]) : null;
+const dir = path.resolve(args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--paired') ?? defaultDir);
 const COLD_PAGES = quick ? 3 : 7;
 const KIOSK_PAGES = quick ? 3 : 5;
 const ROUNDS = quick ? 7 : 15;
@@ -147,9 +154,9 @@ function firstOffers() {
   observer.observe(document, { subtree: true, childList: true, attributes: true });
 }
 
-function startKiosk(scratch) {
-  const proc = spawn(process.execPath, ['kiosk/server/main.mjs', '--port', '0', '--db', path.join(scratch, 'demo.db'),
-    '--processing-delay', '0', '--now', KIOSK_NOW], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+function startKiosk(scratch, { at = root, name = 'demo', env = process.env } = {}) {
+  const proc = spawn(process.execPath, ['kiosk/server/main.mjs', '--port', '0', '--db', path.join(scratch, `${name}.db`),
+    '--processing-delay', '0', '--now', KIOSK_NOW], { cwd: at, stdio: ['pipe', 'pipe', 'pipe'], env });
   let stderr = '';
   proc.stderr.on('data', (chunk) => {
     stderr += chunk;
@@ -167,6 +174,7 @@ async function main() {
   const browser = await launchBenchChromium();
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-bench-worker-'));
   let kiosk = null;
+  let paired = null;
   try {
     const figures = { browser: `Chromium ${browser.version()}` };
     // A fresh context per page: nothing cached, no compiled module kept from an earlier page.
@@ -189,62 +197,90 @@ async function main() {
         await context.close();
       }
     };
-    // Pages alternate between the two ways, so that a neighbour's load burdens both alike.
-    const loads = { thread: [], worker: [] };
-    for (let i = 0; i < COLD_PAGES; ++i) {
-      for (const how of ['thread', 'worker']) {
-        loads[how].push(await page(`${base}/`, (tab) => tab.evaluate(firstLoad, { how, snapshot: '/workloads/load.snapshot.json' }),
-          { init: observeLongTasks }));
-      }
-    }
-    for (const how of ['thread', 'worker']) {
-      figures[`longTask.${how}`] = median(loads[how].map((l) => l.longestMs));
-      figures[`load.${how}`] = median(loads[how].map((l) => l.loadMs));
-    }
-    // The cost of starting: the same with the S snapshot (the page's import, then the load).
-    const starts = { thread: [], worker: [] };
-    for (let i = 0; i < COLD_PAGES; ++i) {
-      for (const how of ['thread', 'worker']) {
-        starts[how].push(await page(`${base}/`, (tab) => tab.evaluate(firstLoad, { how, snapshot: '/workloads/S.snapshot.json' }),
-          { init: observeLongTasks }));
-      }
-    }
-    for (const how of ['thread', 'worker']) {
-      figures[`startImport.${how}`] = median(starts[how].map((l) => l.importMs));
-      figures[`startLoad.${how}`] = median(starts[how].map((l) => l.loadMs - l.importMs));
-    }
-    Object.assign(figures, await page(`${base}/`, (tab) => tab.evaluate(roundTrips, {
-      rounds: ROUNDS, roundMs: ROUND_MS, warmMs: WARM_MS, nowMs: NOW_MS,
-    })));
+    if (!onlyKiosk) Object.assign(figures, await engineFigures(page, base));
     if (!args.includes('--no-kiosk')) {
       kiosk = await startKiosk(scratch);
-      for (const throttle of [1, 4]) {
-        const samples = { thread: [], worker: [] };
-        for (let i = 0; i < KIOSK_PAGES; ++i) {
-          for (const how of ['thread', 'worker']) {
-            const url = `${kiosk.pageUrl}${how === 'thread' ? '&worker=off' : ''}`;
-            samples[how].push(await page(url, async (tab) => {
-              await tab.waitForFunction(() => window.firstOfferMs !== undefined, null, { timeout: 120_000 });
-              return tab.evaluate(() => ({ ready: window.readyMs, first: window.firstOfferMs }));
-            }, { init: firstOffers, throttle }));
-          }
-        }
-        for (const how of ['thread', 'worker']) {
-          figures[`kiosk.${how}.x${throttle}`] = median(samples[how].map((s) => s.first));
-          figures[`kioskReady.${how}.x${throttle}`] = median(samples[how].map((s) => s.ready));
-        }
-      }
+      // The other checkout's page on this checkout's service and hub: only the page differs.
+      const binaries = { ...process.env, LQ_SERVICE_BIN: path.join(root, 'build/native/service/loyalty_service'), LQ_HUB_BIN: path.join(root, 'build/native/hub/loyalty_hub') };
+      if (pairedRoot !== null) paired = await startKiosk(scratch, { at: pairedRoot, name: 'paired', env: binaries });
+      Object.assign(figures, await kioskFigures(page, kiosk, paired));
     }
     console.log(JSON.stringify(figures));
   } finally {
     await browser.close();
     server.close();
-    if (kiosk !== null) {
-      kiosk.proc.kill('SIGTERM');
-      await kiosk.exited;
+    for (const started of [kiosk, paired]) {
+      if (started === null) continue;
+      started.proc.kill('SIGTERM');
+      await started.exited;
     }
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** The engine's figures in a plain page: first loads, starts, round trips (see the top). */
+async function engineFigures(page, base) {
+  const figures = {};
+  // Pages alternate between the two ways, so that a neighbour's load burdens both alike.
+  const loads = { thread: [], worker: [] };
+  for (let i = 0; i < COLD_PAGES; ++i) {
+    for (const how of ['thread', 'worker']) {
+      loads[how].push(await page(`${base}/`, (tab) => tab.evaluate(firstLoad, { how, snapshot: '/workloads/load.snapshot.json' }),
+        { init: observeLongTasks }));
+    }
+  }
+  for (const how of ['thread', 'worker']) {
+    figures[`longTask.${how}`] = median(loads[how].map((l) => l.longestMs));
+    figures[`load.${how}`] = median(loads[how].map((l) => l.loadMs));
+  }
+  // The cost of starting: the same with the S snapshot (the page's import, then the load).
+  const starts = { thread: [], worker: [] };
+  for (let i = 0; i < COLD_PAGES; ++i) {
+    for (const how of ['thread', 'worker']) {
+      starts[how].push(await page(`${base}/`, (tab) => tab.evaluate(firstLoad, { how, snapshot: '/workloads/S.snapshot.json' }),
+        { init: observeLongTasks }));
+    }
+  }
+  for (const how of ['thread', 'worker']) {
+    figures[`startImport.${how}`] = median(starts[how].map((l) => l.importMs));
+    figures[`startLoad.${how}`] = median(starts[how].map((l) => l.loadMs - l.importMs));
+  }
+  Object.assign(figures, await page(`${base}/`, (tab) => tab.evaluate(roundTrips, {
+    rounds: ROUNDS, roundMs: ROUND_MS, warmMs: WARM_MS, nowMs: NOW_MS,
+  })));
+  return figures;
+}
+
+/**
+ * The kiosk page from navigation to the first offers (see the top), in-thread and worker, at CPU
+ * x1 and x4; with `paired`, that kiosk's page right after this one's (the order of the two
+ * alternating), and the median of the differences.
+ */
+async function kioskFigures(page, kiosk, paired) {
+  const figures = {};
+  const firstOffersOf = (started, how, throttle) => page(`${started.pageUrl}${how === 'thread' ? '&worker=off' : ''}`, async (tab) => {
+    await tab.waitForFunction(() => window.firstOfferMs !== undefined, null, { timeout: 120_000 });
+    return tab.evaluate(() => ({ ready: window.readyMs, first: window.firstOfferMs }));
+  }, { init: firstOffers, throttle });
+  for (const throttle of [1, 4]) {
+    const samples = { thread: [], worker: [] };
+    const pairedSamples = { thread: [], worker: [] };
+    for (let i = 0; i < KIOSK_PAGES; ++i) {
+      for (const how of ['thread', 'worker']) {
+        if (paired !== null && i % 2 === 1) pairedSamples[how].push(await firstOffersOf(paired, how, throttle));
+        samples[how].push(await firstOffersOf(kiosk, how, throttle));
+        if (paired !== null && i % 2 === 0) pairedSamples[how].push(await firstOffersOf(paired, how, throttle));
+      }
+    }
+    for (const how of ['thread', 'worker']) {
+      figures[`kiosk.${how}.x${throttle}`] = median(samples[how].map((s) => s.first));
+      figures[`kioskReady.${how}.x${throttle}`] = median(samples[how].map((s) => s.ready));
+      if (paired === null) continue;
+      figures[`kioskPaired.${how}.x${throttle}`] = median(pairedSamples[how].map((s) => s.first));
+      figures[`kioskDelta.${how}.x${throttle}`] = median(samples[how].map((s, i) => s.first - pairedSamples[how][i].first));
+    }
+  }
+  return figures;
 }
 
 main().catch((e) => {

@@ -19,7 +19,7 @@ hub_emulator::hub_emulator(const hub::hub_options& opts)
     : writer_(opts.db_path),
       reader_((migrated(writer_), opts.db_path)),
       claims_(writer_, reader_, opts.claim_ttl_ms),
-      context_{claims_, opts.store_key},
+      context_{claims_, opts.store_key, opts.cors},
       server_(service::limits_of(opts).framing) {
   hub::install_hub_routes(server_, context_);
 }

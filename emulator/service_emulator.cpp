@@ -57,7 +57,8 @@ service_emulator::service_emulator(const service::options& opts)
                      [this] { purchase_queued_ = true; });
   }
   context_.emplace(
-      service::route_context{auth_, accounts_, baskets_, clock_, sandbox_ ? &*sandbox_ : nullptr});
+      service::route_context{auth_, accounts_, baskets_, clock_, sandbox_ ? &*sandbox_ : nullptr,
+                             opts_.cors});
   service::install_routes(server_, *context_);
 }
 

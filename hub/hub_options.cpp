@@ -113,7 +113,7 @@ const char* hub_usage() {
          "                   [--expose-on-network] [--claim-ttl DURATION]\n"
          "                   [--access-log FILE|-|off] [--max-connections N]\n"
          "                   [--max-connections-per-peer N] [--workers N]\n"
-         "                   [--request-timeout SECONDS]\n"
+         "                   [--request-timeout SECONDS] [--cors-origin ORIGIN]...\n"
          "  --port 0 picks a free port; the first line on stdout is the base URL.\n"
          "  --db :memory: uses a throwaway database, removed when the hub stops.\n"
          "  The store key (every request carries it in its Store-Key header): LQ_HUB_STORE_KEY\n"
@@ -129,7 +129,9 @@ const char* hub_usage() {
          "  --max-connections N (default 256): connections beyond get 503.\n"
          "  --max-connections-per-peer N (default 128): connections one client may hold.\n"
          "  --workers N (default 64): requests handled at once.\n"
-         "  --request-timeout S (default 10): the time a request may take to arrive (408).\n";
+         "  --request-timeout S (default 10): the time a request may take to arrive (408).\n"
+         "  --cors-origin ORIGIN (repeatable): pages of ORIGIN (e.g. http://localhost:5173) may\n"
+         "    call the hub from a browser (they then hold the store key); never *.\n";
 }
 
 }  // namespace lq::hub

@@ -2,6 +2,7 @@
 //   loyalty_hub --port P --db FILE [--store-key-file FILE] [--host ADDRESS] [--expose-on-network]
 //               [--claim-ttl DURATION] [--access-log FILE|-|off] [--max-connections N]
 //               [--max-connections-per-peer N] [--workers N] [--request-timeout SECONDS]
+//               [--cors-origin ORIGIN]...
 // The store key comes from the environment (LQ_HUB_STORE_KEY, as the package's launcher passes
 // it) or from a file, so that it does not show in the process list; `--store-key KEY` is still
 // taken, with a warning.

@@ -33,8 +33,16 @@ int serve(const hub_options& opts) {
   service::database writer(db_path);
   writer.quick_check();
   if (migrate_hub(writer) == 0) {
-    std::fprintf(stderr, "loyalty_hub: created %s (schema %d)\n", db_path.c_str(),
-                 kHubSchemaVersion);
+    // Named as the command line named it; a throwaway one also says where it is.
+    if (scratch) {
+      std::fprintf(stderr,
+                   "loyalty_hub: created :memory: (schema %d), a throwaway file removed when the "
+                   "hub stops: %s\n",
+                   kHubSchemaVersion, db_path.c_str());
+    } else {
+      std::fprintf(stderr, "loyalty_hub: created %s (schema %d)\n", db_path.c_str(),
+                   kHubSchemaVersion);
+    }
   }
   service::database reader(db_path);
   claim_service claims(writer, reader, opts.claim_ttl_ms);
@@ -46,7 +54,7 @@ int serve(const hub_options& opts) {
   }
   const service::connection_limits limits = service::limits_of(opts);
   service::guarded_server server(limits);
-  const hub_context context{claims, opts.store_key};
+  const hub_context context{claims, opts.store_key, opts.cors};
   install_hub_routes(server, context);
 
   bool served = false;

@@ -123,6 +123,8 @@ export function buildWasm() {
   writeIfChanged(path.join(dist, WASM), readFileSync(path.join(dir, WASM)));
   minifyScripts(path.join(dir, GLUE), dist);
   bundleNodeEntry();
+  // The kiosk page's bundles (kiosk/page/dist/), so that any static server can serve the page.
+  run(process.execPath, ['kiosk/server/page_bundle.mjs']);
 }
 
 /**

@@ -19,10 +19,14 @@ const SPECIFIERS = [
   /\bimport\s*\(\s*(?:\/\*[\s\S]*?\*\/\s*)*['"]([^'"]+)['"]\s*\)/g,
 ];
 
+// Build output, not source: the kiosk page's bundles (kiosk/server/page_bundle.mjs).
+const GENERATED = new Set([path.join(root, 'kiosk/page/dist')]);
+
 function sourceFiles(dir) {
   const files = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
+    if (GENERATED.has(full)) continue;
     if (entry.isDirectory()) files.push(...sourceFiles(full));
     else if (/\.m?js$/.test(entry.name)) files.push(full);
   }

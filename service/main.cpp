@@ -65,8 +65,16 @@ int serve(const options& opts) {
   const std::string db_path = scratch ? scratch->file() : opts.db_path;
   store db(db_path);
   if (db.opened_version() == 0) {
-    std::fprintf(stderr, "loyalty_service: created %s (schema %d)\n", db_path.c_str(),
-                 kSchemaVersion);
+    // Every line names the database as the command line did; a throwaway one also says where.
+    if (scratch) {
+      std::fprintf(stderr,
+                   "loyalty_service: created :memory: (schema %d), a throwaway file removed when "
+                   "the service stops: %s\n",
+                   kSchemaVersion, db_path.c_str());
+    } else {
+      std::fprintf(stderr, "loyalty_service: created %s (schema %d)\n", db_path.c_str(),
+                   kSchemaVersion);
+    }
   }
   // A new file is 0600 (store/sqlite.cpp); one made before, or by hand, keeps its mode.
   struct stat db_info {};
@@ -106,9 +114,9 @@ int serve(const options& opts) {
   account_cache accounts(db, clock);
   // A fixture must load whole; a stored account the engine rejects only affects its user.
   if (!check_accounts(db, accounts, seeding)) {
-    if (db.opened_version() == 0) {
+    if (db.opened_version() == 0 && !scratch) {
       // Created by this start: remove it, so that the corrected fixture seeds it next time.
-      for (const char* suffix : {"", "-wal", "-shm"}) std::remove((opts.db_path + suffix).c_str());
+      for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db_path + suffix).c_str());
     }
     return 1;
   }
@@ -135,7 +143,8 @@ int serve(const options& opts) {
   }
   const connection_limits limits = limits_of(opts);
   guarded_server server(limits);
-  const route_context context{auth, accounts, baskets, clock, sandbox ? &*sandbox : nullptr};
+  sandbox_service* const sandbox_routes = sandbox ? &*sandbox : nullptr;
+  const route_context context{auth, accounts, baskets, clock, sandbox_routes, opts.cors};
   install_routes(server, context);
 
   bool served = false;

@@ -89,6 +89,7 @@ const char* usage() {
          "                       [--access-log FILE|-|off] [--max-connections N] [--workers N]\n"
          "                       [--request-timeout SECONDS] [--max-order-age DURATION]\n"
          "                       [--max-open-baskets N] [--max-connections-per-peer N]\n"
+         "                       [--cors-origin ORIGIN]...\n"
          "  --port 0 picks a free port; the first line on stdout is the base URL.\n"
          "  --db :memory: uses a throwaway database, removed when the service stops.\n"
          "  --fixture seeds a new (empty) database; an existing one is left as it is.\n"
@@ -103,7 +104,9 @@ const char* usage() {
          "  --request-timeout S (default 10): the time a request may take to arrive (408).\n"
          "  --max-order-age D (default 7d): a billed order's order_timestamp may lie at most D\n"
          "    before the service clock (and 5 minutes after); D is 600s, 90m, 36h, 7d or seconds.\n"
-         "  --max-open-baskets N (default 50): open baskets per user; beyond: 429.\n";
+         "  --max-open-baskets N (default 50): open baskets per user; beyond: 429.\n"
+         "  --cors-origin ORIGIN (repeatable): pages of ORIGIN (e.g. http://localhost:5173) may\n"
+         "    call the service from a browser; an exact origin, never *. Default: none.\n";
 }
 
 }  // namespace lq::service

@@ -4,6 +4,7 @@
 //                   [--access-log FILE|-|off] [--max-connections N] [--workers N]
 //                   [--request-timeout SECONDS] [--max-order-age DURATION]
 //                   [--max-open-baskets N] [--max-connections-per-peer N]
+//                   [--cors-origin ORIGIN]...
 #pragma once
 
 #include <optional>

@@ -122,7 +122,7 @@ void settle_route(httplib::Server& server, const char* path, settlement how,
 void install_hub_routes(httplib::Server& server, const hub_context& context) {
   auto brake = std::make_shared<service::failure_brake>();
   service::install_front_handlers(
-      server, [&context, brake](const httplib::Request& req, httplib::Response& res) {
+      server, context.cors, [&context, brake](const httplib::Request& req, httplib::Response& res) {
         return admit(context.store_key, *brake, req, res);
       });
 

@@ -13,6 +13,7 @@
 
 #include <httplib.h>
 
+#include "http/cors_policy.hpp"
 #include "hub/domain/claim_service.hpp"
 
 namespace lq::hub {
@@ -20,6 +21,7 @@ namespace lq::hub {
 struct hub_context {
   claim_service& claims;
   std::string store_key;
+  service::cors_policy cors;  // the origins whose pages may call it (--cors-origin)
 };
 
 /// Installs the routes, the store-key gate, the error bodies and the access log on `server`.

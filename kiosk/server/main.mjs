@@ -21,7 +21,7 @@
 // A --host that is not a loopback address needs --expose-on-network (else exit 2), and then a
 // warning says that the demo credentials are served to the network.
 //
-// This file wires the parts: command_line.mjs, build_step.mjs (what is built first),
+// This file wires the parts: command_line.mjs, build_step.mjs and page_bundle.mjs (what is built first),
 // supervisor.mjs (the service, the hub and the stdin commands), page_server.mjs (host_allowlist.mjs,
 // peer_limits.mjs, static_files.mjs, service_worker.mjs, api_proxy.mjs) and smoke_check.mjs
 // (--smoke).
@@ -35,6 +35,7 @@ import { isLoopback, isWildcard, reachableAddresses } from './bind_address.mjs';
 import { buildWhatIsMissing } from './build_step.mjs';
 import { USAGE, UsageError, parseArgs } from './command_line.mjs';
 import { log } from './kiosk_log.mjs';
+import { pageBundle } from './page_bundle.mjs';
 import { createKioskServer } from './page_server.mjs';
 import { root } from './repository_root.mjs';
 import { smokeCheck } from './smoke_check.mjs';
@@ -72,16 +73,20 @@ async function main(argv) {
     process.stderr.write(`kiosk: ${e.message}\n`);
     return 2;
   }
+  const bundle = pageBundle();
   try {
     buildWhatIsMissing({ emulator: options.runtime === 'wasm' });
+    await bundle.fresh();
   } catch (e) {
     log(
       `${e.message}\nkiosk: the build failed (missing system packages? run: bash scripts/ensure-system.sh)`,
     );
     return 1;
   }
-  const db = options.db === ':memory:' ? ':memory:' : path.resolve(root, options.db);
-  const hubDb = options.hubDb === ':memory:' ? ':memory:' : path.resolve(root, options.hubDb);
+  // ':memory:' is the throwaway database of the service and the hub, never a file of that name.
+  const inRoot = (file) => (file === ':memory:' ? file : path.resolve(root, file));
+  const db = inRoot(options.db);
+  const hubDb = inRoot(options.hubDb);
   for (const file of [db, hubDb]) {
     if (file === ':memory:') continue;
     mkdirSync(path.dirname(file), { recursive: true });
@@ -105,6 +110,7 @@ async function main(argv) {
     hub: { upstream: hub.upstream, storeKey },
     allowedHosts: options.allowHosts,
     allowedOrigins: options.allowOrigins,
+    pageBundle: bundle,
   });
 
   let done;
@@ -182,8 +188,10 @@ async function main(argv) {
         "and with it the demo guests' tokens and merchant keys (config.json); anyone who can reach it can bill through /api",
     );
   }
-  const shown = (file) => (file.startsWith(root + path.sep) ? path.relative(root, file) : file);
-  log(`demo data: ${shown(db)}, store hub: ${shown(hubDb)} (npm start -- --reset starts over)`);
+  const shown = (file) =>
+    file === ':memory:' ? 'in memory (:memory:, gone when it stops)' : file.startsWith(root + path.sep) ? path.relative(root, file) : file;
+  const files = [db, hubDb].some((file) => file !== ':memory:');
+  log(`demo data: ${shown(db)}, store hub: ${shown(hubDb)}${files ? ' (npm start -- --reset starts over)' : ''}`);
   log(`store key: ${process.env.LQ_STORE_KEY ? 'LQ_STORE_KEY' : 'a random one for this run (set LQ_STORE_KEY to choose it)'}; the kiosk server adds it to /hub requests`);
   log('type "stop" or "start" (then Enter) to stop or restart the service, "stop hub" or "start hub" for the store hub; "quit" or Ctrl+C quits');
   // The launcher ends the service should this process exit without a shutdown.

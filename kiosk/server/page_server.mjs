@@ -68,8 +68,10 @@ const under = (pathname, prefix) => pathname === prefix || pathname.startsWith(`
  * A request whose Host is not its bound address, `localhost` or one of `allowedHosts` gets 421
  * before anything is served. A write to /api or /hub from another origin than the page's own or
  * one of `allowedOrigins` gets 403, one whose body is not declared JSON 415 (request_guard.mjs).
+ * With `pageBundle` (page_bundle.mjs), the page's bundles (and the service worker, which names
+ * them) are brought up to date before they are served.
  */
-export function createKioskServer({ siteRoot = root, upstream, hub = null, allowedHosts = [], allowedOrigins = [] }) {
+export function createKioskServer({ siteRoot = root, upstream, hub = null, allowedHosts = [], allowedOrigins = [], pageBundle = null }) {
   const resolvedRoot = path.resolve(siteRoot);
   const gate = createRequestGate();
   const writes = createWriteGuard(allowedOrigins);
@@ -110,6 +112,12 @@ export function createKioskServer({ siteRoot = root, upstream, hub = null, allow
           response.once('close', admitted.release);
           if (under(target.pathname, '/api')) proxy(request, response, upstream(), target);
           else proxy(request, response, hub.upstream(), target, toHub);
+        } else if (pageBundle !== null && (under(target.pathname, '/kiosk/page/dist') || target.pathname === '/kiosk/page/sw.js')) {
+          // A source that does not build is said in the log; the bundle on disk is served meanwhile.
+          pageBundle.fresh()
+            .catch((e) => log(`the page's bundle did not build: ${e.message}`))
+            .then(() => serveStatic(request, response, resolvedRoot, target.pathname))
+            .catch(() => response.destroy());
         } else {
           serveStatic(request, response, resolvedRoot, target.pathname);
         }

@@ -37,6 +37,53 @@ const char* reason_phrase(int status) {
   }
 }
 
+// A CORS preflight: OPTIONS from a page, naming the method it is about to send.
+bool is_preflight(const httplib::Request& req) {
+  return req.method == "OPTIONS" && req.has_header("Origin") &&
+         req.has_header("Access-Control-Request-Method");
+}
+
+// The request's Origin when it is one the operator listed (sent once), else empty.
+std::string listed_origin(const cors_policy& cors, const httplib::Request& req) {
+  if (cors.empty() || req.get_header_value_count("Origin") != 1) return {};
+  std::string origin = req.get_header_value("Origin");
+  return cors.allows(origin) ? origin : std::string();
+}
+
+// The same for every path, so that a preflight tells nothing of the routes (nor needs a key):
+// 204 with the grant for a listed origin, else 403 without any CORS header (the browser then
+// stops the page's request).
+void answer_preflight(const cors_policy& cors, const httplib::Request& req,
+                      httplib::Response& res) {
+  const std::string origin = listed_origin(cors, req);
+  if (origin.empty()) {
+    return send_error(
+        res, error{403, "a page of origin " + req.get_header_value("Origin").substr(0, 200) +
+                            " may not call this server: the operator lists the origins "
+                            "that may with --cors-origin ORIGIN"});
+  }
+  res.status = 204;
+  const bool private_network =
+      req.get_header_value("Access-Control-Request-Private-Network") == "true";
+  for (const auto& [name, value] : preflight_headers(origin, private_network)) {
+    res.set_header(name, value);
+  }
+}
+
+// Every answer depends on the Origin once some origin is listed (Vary: Origin, so that no cache
+// serves one origin's answer to another); a listed origin's carries the grant.
+void add_cors_headers(const cors_policy& cors, const httplib::Request& req,
+                      httplib::Response& res) {
+  if (cors.empty()) return;
+  const std::string vary = res.get_header_value("Vary");
+  res.headers.erase("Vary");
+  res.set_header("Vary", vary.empty() ? "Origin" : vary + ", Origin");
+  if (res.status == 204) res.headers.erase("Content-Length");  // a 204 has none (RFC 9110 8.6)
+  const std::string origin = listed_origin(cors, req);
+  if (origin.empty() || res.has_header("Access-Control-Allow-Origin")) return;
+  for (const auto& [name, value] : allowed_origin_headers(origin)) res.set_header(name, value);
+}
+
 }  // namespace
 
 error database_failure(const database_error& e) {
@@ -53,7 +100,8 @@ error database_failure(const database_error& e) {
   return error{500, "internal error"};
 }
 
-void install_front_handlers(httplib::Server& server, request_gate_check gate) {
+void install_front_handlers(httplib::Server& server, const cors_policy& cors,
+                            request_gate_check gate) {
   // Connections, framing, body limits and workers are the front layer's (guarded_server.hpp).
   // Small JSON responses: without TCP_NODELAY, Nagle's algorithm meets the client's delayed ACK
   // and every response waits tens of milliseconds.
@@ -91,11 +139,18 @@ void install_front_handlers(httplib::Server& server, request_gate_check gate) {
       });
 
   server.set_pre_routing_handler(
-      [gate = std::move(gate)](const httplib::Request& req, httplib::Response& res) {
+      [cors, gate = std::move(gate)](const httplib::Request& req, httplib::Response& res) {
         mark_request_start();
+        if (is_preflight(req)) {
+          answer_preflight(cors, req, res);
+          return httplib::Server::HandlerResponse::Handled;
+        }
         if (gate && !gate(req, res)) return httplib::Server::HandlerResponse::Handled;
         return httplib::Server::HandlerResponse::Unhandled;
       });
+  server.set_post_routing_handler([cors](const httplib::Request& req, httplib::Response& res) {
+    add_cors_headers(cors, req, res);
+  });
   server.set_logger(log_request);
 }
 

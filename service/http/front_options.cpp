@@ -43,6 +43,9 @@ result<bool> read_front_option(const std::string& name, const std::string& value
       return bad("--request-timeout must be a number of seconds from 0.1 to 3600");
     }
     front.request_timeout_ms = *timeout;
+  } else if (name == "--cors-origin") {
+    result<bool> allowed = front.cors.allow(value);
+    if (!allowed) return allowed.err();
   } else {
     return false;
   }

@@ -1,11 +1,13 @@
 // The command-line options of the hardened HTTP front, shared by the loyalty service and the
-// store hub: where it listens, its database file, its access log and the caps on what it serves.
+// store hub: where it listens, its database file, its access log, the caps on what it serves and
+// the origins whose pages may call it from a browser.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "http/cors_policy.hpp"
 #include "http/guarded_server.hpp"
 #include "lq/result.hpp"
 
@@ -27,12 +29,14 @@ struct front_options {
   int workers = 0;
   /// The time one request (head and body) may take to arrive, in milliseconds; beyond: 408.
   int64_t request_timeout_ms = 10'000;
+  /// The origins whose pages may call the server from a browser (--cors-origin, repeatable).
+  cors_policy cors;
 };
 
 /// Reads option `name` with its `value` into `front` when it is one of the front's (--port,
 /// --host, --db, --access-log, --max-connections, --max-connections-per-peer, --workers,
-/// --request-timeout): true when it was, false when it is another option; an error (code 2)
-/// naming the option when its value is bad.
+/// --request-timeout, --cors-origin): true when it was, false when it is another option; an
+/// error (code 2) naming the option when its value is bad.
 result<bool> read_front_option(const std::string& name, const std::string& value,
                                front_options& front);
 

@@ -44,7 +44,7 @@ std::optional<caller> admit(const route_context& context, const httplib::Request
 }  // namespace
 
 void install_routes(httplib::Server& server, const route_context& context) {
-  install_front_handlers(server);
+  install_front_handlers(server, context.cors);
 
   server.Post(kQualifyingPath, [&context](const httplib::Request& req, httplib::Response& res) {
     std::optional<caller> who = admit(context, req, res);

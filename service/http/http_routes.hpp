@@ -9,6 +9,7 @@
 #include "domain/sandbox/sandbox.hpp"
 #include "domain/service_clock.hpp"
 #include "http/auth.hpp"
+#include "http/cors_policy.hpp"
 
 namespace lq::service {
 
@@ -21,6 +22,7 @@ struct route_context {
   basket_service& baskets;
   const service_clock& clock;
   sandbox_service* sandbox;  // nullptr in production mode: the sandbox operations are 404
+  const cors_policy& cors;   // the origins whose pages may call it (--cors-origin)
 };
 
 /// Installs the routes, the size limit, the error bodies and the access log on `server`.

@@ -170,8 +170,9 @@ test('the page starts online with the first demo guest and an empty basket', { t
   await shoot('01-start.png');
 });
 
-// The kiosk's engine worker (kiosk/page/engine_worker.js runs the package's worker script).
-const ENGINE_WORKER = /\/kiosk\/page\/engine_worker\.js$/;
+// The kiosk's engine worker: the build's bundle of kiosk/page/engine_worker.js (the package's
+// worker script), kiosk/page/dist/engine_worker.js.
+const ENGINE_WORKER = /\/kiosk\/page\/dist\/engine_worker\.js$/;
 const engineWorkers = (p) => p.workers().filter((w) => ENGINE_WORKER.test(new URL(w.url()).pathname));
 
 test('the page\'s engine runs in a dedicated Worker; ?worker=off runs it without one', { timeout: 60_000 }, async () => {
@@ -203,7 +204,7 @@ test('a worker that cannot start is not silent: the engine runs in the page\'s t
   try {
     // The worker's script cannot be fetched (as for a browser offline whose worker is outside the
     // service worker's scope): the offers still show, computed in the page's thread.
-    await context.route(/\/kiosk\/page\/engine_worker\.js$/, (route) => route.abort('internetdisconnected'));
+    await context.route(ENGINE_WORKER, (route) => route.abort('internetdisconnected'));
     const broken = await context.newPage();
     const warnings = [];
     broken.on('console', (message) => {

@@ -4,7 +4,7 @@
 // service binary, traffic on loopback only.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { constants, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { constants, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -225,4 +225,20 @@ test('quit while the service hangs starting: the kiosk server exits, and the ser
   assert.equal(kiosk.stdout, '', 'no page URL: the page was never served');
   // No reader left on the FIFO: the hung service is gone, not orphaned.
   assert.throws(() => openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK), { code: 'ENXIO' });
+});
+
+test('--db :memory: keeps the demo data in memory: no file of that name in the checkout, and the logs agree', { timeout: 300_000 }, async () => {
+  const strays = () => readdirSync(root).filter((name) => name.startsWith(':memory:'));
+  assert.deepEqual(strays(), [], 'none before');
+  const kiosk = runKiosk(['--port', '0', '--db', ':memory:', '--now', NOW, '--smoke']);
+  const { code } = await kiosk.exited;
+  assert.equal(code, 0, kiosk.stderr);
+  assert.match(kiosk.stderr, /kiosk: smoke check passed: u_1001: /);
+  assert.deepEqual(strays(), [], `files named :memory: in ${root}`);
+  // The service, the hub and the kiosk name the database alike; the throwaway file says where it is.
+  assert.match(kiosk.stderr, /service: loyalty_service: created :memory: \(schema \d+\), a throwaway file removed when the service stops: \/\S+\/loyalty\.db\n/);
+  assert.match(kiosk.stderr, /service: loyalty_service: new database :memory: seeded from fixture \S+demo\.json: \d+ records added\n/);
+  assert.match(kiosk.stderr, /hub: loyalty_hub: created :memory: \(schema \d+\), a throwaway file removed when the hub stops: /);
+  assert.match(kiosk.stderr, /kiosk: demo data: in memory \(:memory:, gone when it stops\), store hub: in memory \(:memory:, gone when it stops\)\n/);
+  assert.doesNotMatch(kiosk.stderr, /created \/\S+\/loyalty\.db/);
 });

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'no
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
+import { pageBundle } from '../../kiosk/server/page_bundle.mjs';
 import { createKioskServer } from '../../kiosk/server/page_server.mjs';
 import { root } from '../../kiosk/server/repository_root.mjs';
 import { scratchDir } from '../service/harness.js';
@@ -148,4 +149,32 @@ test('a precached file is read again only when its size or modification time cha
   writeFileSync(shared, 'export const b = 22;\n');
   utimesSync(shared, then, then);
   assert.notEqual(await version(), first);
+});
+
+test('with the page\'s bundle, an edited source is rebuilt before the bundle or the worker is served', { timeout: 120_000 }, async () => {
+  const site = path.join(scratch.dir, 'bundled');
+  const page = path.join(site, 'kiosk', 'page');
+  mkdirSync(page, { recursive: true });
+  mkdirSync(path.join(site, 'web'), { recursive: true });
+  writeFileSync(path.join(page, 'sw.js'), WORKER.replace("'./page.js'", "'./dist/kiosk.js',\n  './dist/engine_worker.js'"));
+  writeFileSync(path.join(page, 'kiosk.js'), "import { greeting } from './greeting.js';\ndocument.title = greeting;\n");
+  writeFileSync(path.join(page, 'greeting.js'), "export const greeting = 'first text';\n");
+  writeFileSync(path.join(page, 'engine_worker.js'), "self.postMessage('ready');\n");
+  writeFileSync(path.join(site, 'web', 'shared.js'), 'export const b = 2;\n');
+  const url = await listen(createKioskServer({ siteRoot: site, upstream: () => null, pageBundle: pageBundle(site) }));
+  const first = await fetch(`${url}/kiosk/page/dist/kiosk.js`);
+  assert.equal(first.status, 200);
+  assert.match(await first.text(), /first text/);
+  const worker = versionOf(await (await fetch(`${url}/kiosk/page/sw.js`)).text());
+  // An edit of an imported module: the next request gets the new bundle, and the worker a new VERSION.
+  writeFileSync(path.join(page, 'greeting.js'), "export const greeting = 'second text';\n");
+  const second = await (await fetch(`${url}/kiosk/page/dist/kiosk.js`)).text();
+  assert.match(second, /second text/);
+  assert.doesNotMatch(second, /first text/);
+  assert.notEqual(versionOf(await (await fetch(`${url}/kiosk/page/sw.js`)).text()), worker);
+  // A source that does not build: said in the log, the last bundle still served.
+  writeFileSync(path.join(page, 'greeting.js'), 'export const greeting = ;\n');
+  const broken = await fetch(`${url}/kiosk/page/dist/kiosk.js`);
+  assert.equal(broken.status, 200);
+  assert.match(await broken.text(), /second text/);
 });

@@ -105,6 +105,45 @@ test('the qualifier runs under jsdom globals', async () => {
 });
 `;
 
+// A CommonJS consumer: require() of every entry, where Node can require ES modules (20.19+, 22.12+).
+const REQUIRED = `const { readFileSync } = require('node:fs');
+const { createQualifier } = require('loyalty-qualifier');
+const { createQualifierWorker } = require('loyalty-qualifier/worker');
+const { formatReason } = require('loyalty-qualifier/messages');
+const { startLocalService } = require('loyalty-qualifier/service');
+const fixture = require('loyalty-qualifier/fixtures/demo.json');
+
+const [snapshotFile, basketFile] = process.argv.slice(2);
+(async () => {
+  const snapshot = readFileSync(snapshotFile, 'utf8');
+  const basket = readFileSync(basketFile, 'utf8');
+  const q = await createQualifier(snapshot);
+  const w = await createQualifierWorker(snapshot);
+  const local = q.qualify(basket).rewards.map((r) => r.id);
+  const worker = (await w.qualify(basket)).rewards.map((r) => r.id);
+  q.dispose();
+  await w.dispose();
+  const service = await startLocalService({ fixture });
+  const user = fixture.users[0];
+  const merchant = fixture.merchants.find((m) => m.id === user.merchant_id);
+  const answer = await fetch(service.url + '/api/account', { headers: {
+    Authorization: 'Bearer ' + user.access_token, 'Merchant-Key': merchant.merchant_key, Accept: 'application/vnd.service-v1+json',
+  } });
+  await service.stop();
+  let wasm;
+  try {
+    require('loyalty-qualifier/wasm');
+  } catch (e) {
+    wasm = { required: e.name, resolved: require.resolve('loyalty-qualifier/wasm').endsWith('/web/dist/loyalty_qualifier.wasm') };
+  }
+  const reason = formatReason({ code: 'INSUFFICIENT_POINTS', message: '1 more points needed.', points_needed: 1 }, { locale: 'fr' });
+  console.log(JSON.stringify({ local, worker, service: answer.status, reason, wasm }));
+})().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});
+`;
+
 const TYPED = `import { createQualifier, initQualifier, QualifyError, type QualifyRequest, type QualifyResult } from 'loyalty-qualifier';
 import wasmFile from 'loyalty-qualifier/wasm';
 const bundled: string = wasmFile;
@@ -152,6 +191,7 @@ let scratch;
 before(() => {
   project = consumerProject('lq-consumer-node-', { files: {
     'load.mjs': LOAD,
+    'required.cjs': REQUIRED,
     'app.mjs': NODE_APP,
     'jsdom.test.mjs': JSDOM_TEST,
     'typed.ts': TYPED,
@@ -303,6 +343,22 @@ console.log(JSON.stringify({ rewards: answer.rewards.map((e) => e.id), points_pr
     rewards: exampleRewards,
     points_products: examplePointsProducts,
     error: { isQualifyError: true, code: 400 },
+  });
+});
+
+test('require() of the package works where Node can require ES modules (20.19+, 22.12+): every entry but the wasm file', {
+  timeout: 120_000,
+  skip: !process.features.require_module && `Node ${process.versions.node} cannot require() an ES module`,
+}, () => {
+  const result = node(['required.cjs', snapshotFile, basketFile], { timeout: 120_000 });
+  assert.equal(result.status, 0, result.stderr);
+  assert.deepEqual(JSON.parse(result.stdout), {
+    local: exampleRewards,
+    worker: exampleRewards,
+    service: 200,
+    reason: 'Il manque 1 point.',
+    // The wasm entry is the module's file, not a module: its path comes from require.resolve.
+    wasm: { required: 'SyntaxError', resolved: true },
   });
 });
 

@@ -48,6 +48,8 @@ test('serve: a bad value is serve\'s usage error, never the service\'s usage', (
     [['--mode', 'staging'], '--mode must be one of: sandbox, production'],
     [['--now', '2026-11-24'], '--now must be a Date or an RFC 3339 instant, e.g. 2026-11-24T13:15:00Z'],
     [['--processing-delay', '1e3'], '--processing-delay must be a number of seconds, >= 0'],
+    [['--cors-origin', 'http://localhost:5173', '--cors-origin', '*'], "--cors-origin * is refused: every request carries a secret (an access token, a merchant key or a store key), so name each page's origin, e.g. http://localhost:5173"],
+    [['--cors-origin', 'localhost:5173'], '--cors-origin must be an origin such as http://localhost:5173: http or https, a host, an optional port, nothing after (got "localhost:5173")'],
   ]) {
     const bad = cli(args);
     assert.equal(bad.status, 2, bad.stderr);
@@ -99,10 +101,18 @@ async function assertNoProcessLeft(child) {
 }
 
 test('serve: the first stdout line is the URL, the service\'s log follows on stderr; SIGTERM stops it with exit 0', async () => {
-  const serve = inOwnGroup(process.execPath, [path.join(root, 'web/cli/cli.js'), 'serve', '--fixture', fixturePath]);
+  const serve = inOwnGroup(process.execPath, [path.join(root, 'web/cli/cli.js'), 'serve', '--fixture', fixturePath,
+    '--cors-origin', 'http://localhost:5173', '--cors-origin', 'http://127.0.0.1:4173']);
   const url = await firstLine(serve, 'serve');
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
   assert.equal((await account({ url }, 'u_1001')).status, 200);
+  // Each --cors-origin reached the service: a page of either origin may read it, no other.
+  for (const origin of ['http://localhost:5173', 'http://127.0.0.1:4173']) {
+    const fromPage = await account({ url }, 'u_1001', { headers: { Origin: origin } });
+    assert.equal(fromPage.headers.get('access-control-allow-origin'), origin);
+  }
+  const stranger = await account({ url }, 'u_1001', { headers: { Origin: 'http://localhost:5174' } });
+  assert.equal(stranger.headers.get('access-control-allow-origin'), null);
   assert.equal(groupMembers(serve.pid).length, 2, 'serve and its service');
   assert.ok(await waitFor(() => serve.log.includes('loyalty_service: listening on'), 5_000, 10), serve.log);
   serve.kill('SIGTERM');

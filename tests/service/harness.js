@@ -116,10 +116,11 @@ export function credentialsOf(userId) {
  * first stdout line (the base URL) is read and its start-up report is on stderr.
  * options: db (required), fixture (default the demo fixture; null for none), delay (seconds),
  * now (true = FIXED_NOW, or an RFC 3339 string), mode, port (default 0: any free one; a restart
- * can reuse the port of a stopped service), args (extra arguments), launcher (a command and its
- * arguments that runs the service binary with its arguments), runtime ('native', or 'wasm': the
- * emulator over node:http, its state in memory, `db` unused; default LQ_SERVICE_RUNTIME, else
- * native: the conformance step of npm test runs suites of this folder on both).
+ * can reuse the port of a stopped service), corsOrigin (startLocalService's), args (extra
+ * arguments), launcher (a command and its arguments that runs the service binary with its
+ * arguments), runtime ('native', or 'wasm': the emulator over node:http, its state in memory,
+ * `db` unused; default LQ_SERVICE_RUNTIME, else native: the conformance step of npm test runs
+ * suites of this folder on both).
  */
 export async function startService(options) {
   const runtime = options.runtime ?? process.env.LQ_SERVICE_RUNTIME ?? 'native';
@@ -151,6 +152,7 @@ export async function startService(options) {
     processingDelay: options.delay,
     now: options.now === true ? FIXED_NOW : options.now || undefined,
     mode: options.mode || undefined,
+    corsOrigin: options.corsOrigin,
     args: options.args,
     wrapper: options.launcher,
     startTimeoutMs: 15_000,

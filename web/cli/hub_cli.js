@@ -18,6 +18,7 @@ import { runForegroundCommand } from './foreground_command.js';
 
 const USAGE = `usage: loyalty-qualifier hub [--store-key-file FILE] [--port P] [--db FILE|:memory:]
                            [--host ADDRESS [--expose-on-network]] [--runtime native|wasm|auto]
+                           [--cors-origin ORIGIN]...
 
   The store key, which every call must carry (header Store-Key), from one of:
   LQ_HUB_STORE_KEY         in the environment
@@ -35,7 +36,9 @@ const USAGE = `usage: loyalty-qualifier hub [--store-key-file FILE] [--port P] [
                            --expose-on-network, and the hub then warns on stderr
   --expose-on-network      allow a --host beyond loopback (kiosks on the store's network)
   --runtime R              native (the platform package's binary), wasm (the emulator, state in
-                           memory: no --db FILE) or auto (default: native where it runs)`;
+                           memory: no --db FILE) or auto (default: native where it runs)
+  --cors-origin ORIGIN     pages of ORIGIN (e.g. http://localhost:5173) may call the hub from a
+                           browser (such a page holds the store key); repeatable; never *`;
 
 const PREFIX = 'loyalty-qualifier hub';
 
@@ -45,7 +48,7 @@ const COMMAND_LINE = {
   'store-key-file': { type: 'string' },
   'expose-on-network': { type: 'boolean' },
   runtime: { type: 'string' },
-  ...Object.fromEntries(HUB_OPTIONS.map((option) => [option.flag.slice(2), { type: 'string' }])),
+  ...Object.fromEntries(HUB_OPTIONS.map((option) => [option.flag.slice(2), { type: 'string', multiple: option.multiple === true }])),
 };
 
 /** The store key of the command line or the environment, and what to warn about it. */
@@ -74,11 +77,13 @@ function hubOptions(argv, env) {
   const { values, positionals } = parseCommandLine(argv, COMMAND_LINE);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   try {
-    const { port, host, db } = serviceOptionsFromText({ port: values.port, host: values.host, db: values.db });
+    const { port, host, db, corsOrigin } = serviceOptionsFromText({
+      port: values.port, host: values.host, db: values.db, 'cors-origin': values['cors-origin'],
+    });
     const { storeKey, warnings } = storeKeyOf(values, env);
     const { runtime, note } = commandLineRuntime('hub', values.runtime, db);
     const exposeOnNetwork = values['expose-on-network'] === true;
-    return { options: { port, host, db, storeKey, runtime, runtimeNote: note, exposeOnNetwork }, warnings };
+    return { options: { port, host, db, corsOrigin, storeKey, runtime, runtimeNote: note, exposeOnNetwork }, warnings };
   } catch (e) {
     if (e instanceof TypeError) throw new UsageError(e.message);
     throw e;

@@ -17,6 +17,7 @@ const USAGE = `usage: loyalty-qualifier serve [--port P] [--host ADDRESS] [--db 
                              [--fixture FILE] [--mode sandbox|production]
                              [--processing-delay SECONDS] [--now RFC3339]
                              [--max-connections-per-peer N] [--runtime native|wasm|auto]
+                             [--cors-origin ORIGIN]...
 
   --port P                 default 0: a free port; the first line on stdout is the base URL
   --host ADDRESS           bind address (default 127.0.0.1)
@@ -31,7 +32,9 @@ const USAGE = `usage: loyalty-qualifier serve [--port P] [--host ADDRESS] [--db 
                            open connections one client (remote address) may hold, 1-1000
                            (default 128); beyond: 503 while other clients are still served
   --runtime R              native (the platform package's binary), wasm (the emulator, state in
-                           memory: no --db FILE) or auto (default: native where it runs)`;
+                           memory: no --db FILE) or auto (default: native where it runs)
+  --cors-origin ORIGIN     pages of ORIGIN (e.g. http://localhost:5173, a dev server) may call
+                           the service from a browser; repeatable; an exact origin, never *`;
 
 const PREFIX = 'loyalty-qualifier serve';
 
@@ -39,7 +42,7 @@ const PREFIX = 'loyalty-qualifier serve';
 const COMMAND_LINE = Object.fromEntries([
   ['help', { type: 'boolean', short: 'h' }],
   ['runtime', { type: 'string' }],
-  ...COMMAND_LINE_OPTIONS.map((option) => [option.flag.slice(2), { type: 'string' }]),
+  ...COMMAND_LINE_OPTIONS.map((option) => [option.flag.slice(2), { type: 'string', multiple: option.multiple === true }]),
 ]);
 
 /** startLocalService's options for serve's command line; throws UsageError for a bad one. */

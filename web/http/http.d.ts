@@ -69,7 +69,11 @@ export type AccountAnswer =
 // LoyaltyClient
 
 export interface LoyaltyClientOptions {
-  /** The loyalty API, e.g. http://127.0.0.1:8080 (the local service's base URL). */
+  /**
+   * The loyalty API, e.g. http://127.0.0.1:8080 (the local service's base URL); in a page or a
+   * worker also a path, '/' or '/api', resolved against its address when the client is made (a
+   * dev server's proxy, as hub.url). The paths /api/... are appended to it.
+   */
   baseUrl: string;
   /**
    * Sent as `Authorization: Bearer <accessToken>`: the token, or a function (sync or async)

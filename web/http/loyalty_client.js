@@ -107,6 +107,25 @@ export async function requestJson({ fetch, url, method = 'GET', headers = {}, bo
 }
 
 /**
+ * An absolute URL as given; in a page (or a worker), a path such as '/' or '/api' resolved against
+ * its address once, as hub.url is (a page behind a dev server's proxy or the kiosk server's).
+ */
+function baseUrlOf(url, urlName) {
+  try {
+    new URL(url);
+    return url;
+  } catch {
+    // not absolute: relative to the page, if there is one
+  }
+  try {
+    if (globalThis.location?.href !== undefined) return new URL(url, globalThis.location.href).href;
+  } catch {
+    // no URL even against the page's address
+  }
+  throw new TypeError(`${urlName} must be an absolute URL, e.g. http://127.0.0.1:8080, or in a page a path such as '/' (resolved against the page's address)`);
+}
+
+/**
  * One service as the clients see it (internal: the request helper shared by LoyaltyClient and
  * SandboxClient): the validated common options (`urlName`, fetch, timeoutMs) and the headers
  * sent on every request. `request()` is one exchange through requestJson().
@@ -121,12 +140,7 @@ export class ServiceEndpoint {
     if (options === null || typeof options !== 'object') {
       throw new TypeError('options must be an object');
     }
-    const url = requireText(options[urlName], urlName);
-    try {
-      new URL(url);
-    } catch {
-      throw new TypeError(`${urlName} must be an absolute URL, e.g. http://127.0.0.1:8080`);
-    }
+    const url = baseUrlOf(requireText(options[urlName], urlName), urlName);
     if (options.fetch !== undefined && typeof options.fetch !== 'function') {
       throw new TypeError('fetch must be a function (default: globalThis.fetch)');
     }

@@ -54,6 +54,11 @@ export interface LocalServiceOptions extends NativeProcessOptions {
   workers?: number;
   /** Where the access log goes: a file (rotated at 10 MiB), '-' (stderr, the default) or 'off'. */
   accessLog?: string;
+  /**
+   * The origins whose pages may call the service from a browser (CORS), e.g.
+   * 'http://localhost:5173': exact origins (scheme://host[:port]), never '*'. Default: none.
+   */
+  corsOrigin?: string | readonly string[];
 }
 
 /** How the service process ended. */
@@ -105,6 +110,11 @@ export interface StoreHubOptions extends NativeProcessOptions {
   db?: string;
   /** Allow a host beyond loopback (the hub then warns on stderr); default false. */
   exposeOnNetwork?: boolean;
+  /**
+   * The origins whose pages may call the hub from a browser (CORS; such a page holds the store
+   * key), e.g. 'http://localhost:5173': exact origins, never '*'. Default: none.
+   */
+  corsOrigin?: string | readonly string[];
 }
 
 /**

@@ -20,7 +20,9 @@ export { startStoreHub } from './store_hub.js';
  * Starts the local service. options: fixture (a fixture object or a file path), db (a SQLite
  * file, default ':memory:': a throwaway database), mode ('sandbox' | 'production'),
  * processingDelay (seconds), port (default 0: a free one), host (default 127.0.0.1), now (a fixed
- * service clock), maxConnectionsPerPeer, workers, accessLog (a file, '-' or 'off'), startTimeoutMs (default 30000; Infinity: no limit); for
+ * service clock), maxConnectionsPerPeer, workers, accessLog (a file, '-' or 'off'), corsOrigin (an
+ * origin or an array of origins whose pages may call the service from a browser, e.g.
+ * 'http://localhost:5173'), startTimeoutMs (default 30000; Infinity: no limit); for
  * harnesses: binary (the loyalty_service to run, default serviceBinaryPath()), args (more
  * loyalty_service arguments, passed as given), wrapper (a command and its arguments that runs the
  * binary, e.g. in a namespace), onStderr (gets the service's stderr as it arrives), signal (an

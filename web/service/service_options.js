@@ -9,6 +9,27 @@ const MODES = ['sandbox', 'production'];
 // The RFC 3339 shape the service reads (docs/reference.md, "Conventions"); it checks the ranges.
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
+/**
+ * An origin as a browser sends it in Origin (scheme and host in lower case, no default port, no
+ * trailing slash): the rule the service and the hub apply to --cors-origin themselves, so that
+ * the launcher refuses what the program would. `*` is refused outright: every request of
+ * the service and the hub carries a secret, so each page's origin is named.
+ */
+function corsOrigin(text) {
+  if (text === '*') {
+    throw new TypeError('* is refused: every request carries a secret (an access token, a merchant key or a store key), so name each page\'s origin, e.g. http://localhost:5173');
+  }
+  const parts = typeof text === 'string'
+    ? /^(https?):\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?\/?$/.exec(text.toLowerCase())
+    : null;
+  if (parts === null || (parts[3] !== undefined && Number(parts[3]) > 65535) || parts[2] === '[]') {
+    throw new TypeError(`must be an origin such as http://localhost:5173: http or https, a host, an optional port, nothing after (got ${JSON.stringify(text)})`);
+  }
+  const [, scheme, host, port] = parts;
+  const defaultPort = port !== undefined && Number(port) === (scheme === 'http' ? 80 : 443);
+  return `${scheme}://${host}${port === undefined || defaultPort ? '' : `:${Number(port)}`}`;
+}
+
 /** A command line's number text as a number; anything else stays text, which the check rejects. */
 function numberText(text, pattern) {
   return pattern.test(text) ? Number(text) : text;
@@ -116,6 +137,18 @@ export const SERVICE_OPTIONS = [
     },
   },
   {
+    // The origins whose pages may call the program from a browser (CORS): one origin or a list,
+    // one flag each (multiple: the command line's flag is repeatable).
+    key: 'corsOrigin',
+    flag: '--cors-origin',
+    multiple: true,
+    text(origins) {
+      const list = typeof origins === 'string' ? [origins] : origins;
+      if (!Array.isArray(list)) throw new TypeError('must be an origin or an array of origins, e.g. http://localhost:5173');
+      return list.map(corsOrigin);
+    },
+  },
+  {
     // A fixture object is written to a file by the launcher; the flag then names that file.
     key: 'fixture',
     flag: '--fixture',
@@ -142,8 +175,18 @@ export function checked(option, value, name) {
 }
 
 /**
+ * The program's arguments for one option's `value` (its flag and value, once per value of a
+ * repeatable one); a TypeError "<name> must be ..." for a bad value.
+ */
+export function optionArguments(option, value, name) {
+  const flagValue = checked(option, value, name);
+  return option.multiple ? flagValue.flatMap((one) => [option.flag, one]) : [option.flag, flagValue];
+}
+
+/**
  * Launcher options from a command line's text (`serve`, the kiosk server): `texts` maps a flag's
- * name without "--" (parseCommandLine's values) to its text; undefined is absent. Each given one
+ * name without "--" (parseCommandLine's values) to its text (an array of texts for a repeatable
+ * one); undefined is absent. Each given one
  * is read as its option's type and checked; returns { key: value } for them. A TypeError names the
  * flag of the first bad one ("--port must be an integer from 0 to 65535").
  */
@@ -180,9 +223,8 @@ export function serviceArguments(options, { caller = 'startLocalService', extra 
     let value = options[option.key];
     if (value === undefined || (option.key === 'fixture' && value === null)) value = option.default;
     if (value === undefined) continue;
-    const flagValue = checked(option, value, `${caller}: ${option.key}`);
-    if (option.key === 'fixture') fixture = flagValue;
-    else args.push(option.flag, flagValue);
+    if (option.key === 'fixture') fixture = checked(option, value, `${caller}: ${option.key}`);
+    else args.push(...optionArguments(option, value, `${caller}: ${option.key}`));
   }
   args.push(...extra);
   return { args, fixture };

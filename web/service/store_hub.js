@@ -8,18 +8,19 @@ import { chooseRuntime } from '../emulator/runtime_choice.js';
 import { startWasmHub } from '../emulator/wasm_front.js';
 import { startNativeProcess, processOptions } from './native_process.js';
 import { hubBinaryPath } from './service_binary.js';
-import { SERVICE_OPTIONS, checked } from './service_options.js';
+import { SERVICE_OPTIONS, optionArguments } from './service_options.js';
 import { checkStoreKey } from './store_key.js';
 
 export { checkStoreKey } from './store_key.js';
 
 const shared = (key) => SERVICE_OPTIONS.find((option) => option.key === key);
 
-/** The hub's launch options: port, host and db as the service's; its own store key and exposure. */
+/** The hub's launch options: port, host, db and corsOrigin as the service's; its own store key and exposure. */
 export const HUB_OPTIONS = [
   shared('port'),
   { ...shared('host'), default: '127.0.0.1' },
   shared('db'),
+  shared('corsOrigin'),
 ];
 
 /**
@@ -35,7 +36,7 @@ export function hubArguments(options, { caller = 'startStoreHub', extra = [] } =
   for (const option of HUB_OPTIONS) {
     const value = options[option.key] ?? option.default;
     if (value === undefined) continue;
-    args.push(option.flag, checked(option, value, `${caller}: ${option.key}`));
+    args.push(...optionArguments(option, value, `${caller}: ${option.key}`));
   }
   const storeKey = checkStoreKey(options.storeKey, `${caller}: storeKey`);
   const { exposeOnNetwork = false } = options;
@@ -49,7 +50,8 @@ export function hubArguments(options, { caller = 'startStoreHub', extra = [] } =
  * Starts the store hub and resolves once it listens. options: storeKey (required, at least 128
  * bits: store_key.js; a weaker one rejects with a TypeError saying how to make one), port (default
  * 0: a free one), host (default 127.0.0.1; an address beyond loopback needs exposeOnNetwork),
- * db (a SQLite file, default ':memory:': a throwaway database), exposeOnNetwork, and the process
+ * db (a SQLite file, default ':memory:': a throwaway database), exposeOnNetwork, corsOrigin (an
+ * origin or an array of them whose pages may call the hub from a browser), and the process
  * options of startLocalService (binary, args, wrapper, onStderr, signal, keepAlive,
  * startTimeoutMs, runtime). Resolves { url, pid, exited, running(), kill(), stop() }.
  */

@@ -338,6 +338,9 @@ test('options are checked', () => {
   const good = { baseUrl: 'http://127.0.0.1:1', accessToken: 'a', merchantKey: 'b' };
   assert.throws(() => new LoyaltyClient(), TypeError);
   assert.throws(() => new LoyaltyClient({ ...good, baseUrl: 'not a url' }), /baseUrl must be an absolute URL/);
+  // A path needs a page to be resolved against (Node has no location): the message says so.
+  assert.throws(() => new LoyaltyClient({ ...good, baseUrl: '/' }),
+    { name: 'TypeError', message: "baseUrl must be an absolute URL, e.g. http://127.0.0.1:8080, or in a page a path such as '/' (resolved against the page's address)" });
   assert.throws(() => new LoyaltyClient({ ...good, accessToken: '' }), /accessToken/);
   assert.throws(() => new LoyaltyClient({ ...good, merchantKey: undefined }), /merchantKey/);
   assert.throws(() => new LoyaltyClient({ ...good, fetch: 'fetch' }), /fetch must be a function/);

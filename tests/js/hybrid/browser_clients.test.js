@@ -1,6 +1,7 @@
 // The clients in Chromium (playwright-core, /usr/bin/chromium): the same modules as in Node, with
 // IndexedDB and localStorage snapshot stores, and LoyaltyClient / SandboxClient / HybridQualifier
-// against the real local service through a same-origin proxy (the service sends no CORS headers).
+// against the real local service through a same-origin proxy (as a dev server's proxy; the
+// service's own CORS: tests/service/cross_origin_page.test.js).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
@@ -172,6 +173,26 @@ test('the clients against the real service from a page', { timeout: 120_000, ski
   assert.equal(outcome.error.name, 'QualifyError');
   assert.equal(outcome.error.code, 404);
   assert.match(outcome.error.message, /numeric program id/);
+});
+
+test('LoyaltyClient takes a path as baseUrl in a page, resolved against the page\'s address as hub.url is', { timeout: 60_000, skip: !available && 'no Chromium' }, async () => {
+  const { token, key } = credentialsOf('u_1001');
+  const outcome = await page.evaluate(async ({ path, token, key }) => {
+    const { LoyaltyClient } = await import('/web/http/loyalty_client.js');
+    const { hubOption } = await import('/web/hub/hub_client.js');
+    const client = new LoyaltyClient({ baseUrl: `${path}/`, accessToken: token, merchantKey: key });
+    const snapshot = await client.account();
+    return {
+      baseUrl: client.baseUrl,
+      hubUrl: hubOption({ url: `${path}/`, storeKey: 'k'.repeat(32), kioskId: 'k1' }).url,
+      user: snapshot.user.id,
+      replayBase: (await client.credentials()).baseUrl,
+    };
+  }, { path: PROXY, token, key });
+  assert.equal(outcome.baseUrl, `${origin}${PROXY}`);
+  assert.equal(outcome.hubUrl, outcome.baseUrl, 'the same rule as hub.url');
+  assert.equal(outcome.replayBase, outcome.baseUrl, 'a replay on another page goes to the same service');
+  assert.equal(outcome.user, 'u_1001');
 });
 
 test('waitForPurchase runs its schedule on injected timers in a page', { timeout: 60_000, skip: !available && 'no Chromium' }, async () => {

@@ -33,6 +33,9 @@ await startLocalService({
   onStderr: (chunk: string) => console.error(chunk),
 });
 await startLocalService({ fixture: './fixture.json', now: new Date() });
+await startLocalService({ corsOrigin: 'http://localhost:5173' });
+const devServers: readonly string[] = ['http://localhost:5173', 'http://127.0.0.1:4173'];
+await startLocalService({ corsOrigin: devServers });
 await startLocalService();
 const binary: string = serviceBinaryPath();
 const failure = new Error('x');
@@ -48,11 +51,14 @@ console.log(url, pid, binary, exit.code, exit.signal, alive);
 await startLocalService({ mode: 'staging' });
 // @ts-expect-error: a wrapper names at least its command
 await startLocalService({ wrapper: [] });
+// @ts-expect-error: an origin is text, not a port
+await startLocalService({ corsOrigin: 5173 });
 
 const hubOptions: StoreHubOptions = { storeKey: 'b3e1c7a95d2f48e06a1c9b7d3e5f2a80', port: 0, host: '127.0.0.1', db: ':memory:' };
 const hub = await startStoreHub(hubOptions);
 const hubUrl: string = hub.url;
 await hub.stop();
 await startStoreHub({ storeKey: 'b3e1c7a95d2f48e06a1c9b7d3e5f2a80', host: '0.0.0.0', exposeOnNetwork: true, args: ['--claim-ttl', '90m'] });
+await startStoreHub({ storeKey: 'b3e1c7a95d2f48e06a1c9b7d3e5f2a80', corsOrigin: ['http://localhost:5173'] });
 const hubBinary: string = hubBinaryPath();
 console.log(hubUrl, hubBinary);
