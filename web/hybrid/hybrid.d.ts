@@ -153,9 +153,15 @@ export interface HybridDiagnostics {
   /** As snapshotInfo(). */
   snapshot: SnapshotInfo | null;
   holds: {
-    /** The guest's undecided orders, as the outbox held them at the last read. */
+    /**
+     * The guest's undecided orders, as the outbox held them at the last read (with those queued
+     * before the account was read with this client's merchant key and token).
+     */
     pendingOrders: number;
-    /** Orders billed with their offer since the snapshot in hand was read (held until a refresh brings the service's state). */
+    /**
+     * The outbox's records of the guest's orders billed with their offer (by any tab or process)
+     * that the snapshot in hand does not show: read before the billing (BilledOrder).
+     */
     billedSinceSnapshot: number;
     /** The store hub's live claims of the guest (null without a hub). */
     claims: StoreClaimsDiagnostics | null;

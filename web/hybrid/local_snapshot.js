@@ -49,6 +49,7 @@ export class LocalSnapshot {
   #refreshing = null;
   #refreshBackoff;
   #derive;
+  #reads;
   #disposed = false;
   // The credentials (base URL, merchant key, token as JSON) the snapshot in hand was read with.
   #loadedFor = null;
@@ -58,10 +59,13 @@ export class LocalSnapshot {
   /**
    * Options as HybridQualifier's (checked), with engine: engineFactory()'s { create, release }
    * and store: a snapshot store; derive(snapshot): the snapshot the engine loads (what pending
-   * orders hold taken off; default: the snapshot itself).
+   * orders hold taken off; default: the snapshot itself); reads: { before(startedAt) -> mark,
+   * after(mark, snapshot) }, awaited around every account read (the holds: which billings the
+   * read comes after).
    */
-  constructor({ client, snapshot, store, storeKey, maxAgeMs, maxStaleMs, now, qualifierOptions, engine, backoff, accountShape, context, derive }) {
+  constructor({ client, snapshot, store, storeKey, maxAgeMs, maxStaleMs, now, qualifierOptions, engine, backoff, accountShape, context, derive, reads }) {
     this.#derive = derive ?? ((s) => s);
+    this.#reads = reads ?? { before: () => null, after: () => {} };
     this.#client = client;
     this.#store = store;
     this.#storeKey = storeKey ?? null;
@@ -134,6 +138,11 @@ export class LocalSnapshot {
       });
     }
     return this.#refreshing;
+  }
+
+  /** How long a snapshot may answer after it was read (the maxStaleMs option). */
+  get maxStaleMs() {
+    return this.#maxStaleMs;
   }
 
   /** The snapshot in use (the same object until a refresh brings a changed one), or null. */
@@ -258,6 +267,7 @@ export class LocalSnapshot {
 
   async #fetchSnapshot() {
     const readWith = await this.#credentialsNow();
+    const mark = await this.#reads.before(this.#now());
     let fetched;
     try {
       fetched = await this.#fetchAccount();
@@ -269,6 +279,7 @@ export class LocalSnapshot {
     this.#refreshBackoff.succeeded();
     if (fetched.notModified) {
       this.#savedAt = this.#now(); // confirmed current: no reload, no store write
+      await this.#reads.after(mark, this.#snapshot);
       return this.#snapshot;
     }
     const snapshot = this.#snapshotOf(fetched.body);
@@ -277,6 +288,7 @@ export class LocalSnapshot {
     this.#mustRead = false;
     this.#etag = fetched.etag;
     await this.#save(snapshot);
+    await this.#reads.after(mark, snapshot);
     return snapshot;
   }
 
