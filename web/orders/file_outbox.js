@@ -284,11 +284,11 @@ export function fileOrderOutbox({ directory, staleMs } = {}) {
       }
       return found.sort(byQuarantineTime);
     },
-    exclusive: async (fn, { owner } = {}) => {
-      if (owner === undefined || owner === '') return wholeLock.exclusive(fn);
+    exclusive: async (fn, { owner, background = false } = {}) => {
+      if (owner === undefined || owner === '') return wholeLock.exclusive(fn, { background });
       const name = `${await guestFolderOf(owner)}.lock`;
       if (!guestLocks.has(name)) guestLocks.set(name, directoryLock(`${folder}/${LOCKS}`, { name, staleMs }));
-      return guestLocks.get(name).exclusive(fn);
+      return guestLocks.get(name).exclusive(fn, { background });
     },
   };
 }

@@ -157,6 +157,13 @@ export interface OrderOutbox {
 export interface ExclusiveOptions {
   /** The guest whose orders are locked; without one, the whole outbox (a lock the package no longer takes). */
   owner?: string;
+  /**
+   * A holder in the background (the replay's turns): it lets a waiter that is not (a checkout)
+   * take the lock first. The file outbox honours it across processes (a checkout that waits leaves
+   * a waiting mark beside the lock directory); navigator.locks and the memory outbox serve
+   * waiters in order anyway.
+   */
+  background?: boolean;
 }
 
 /** Whether a replay lock is still its holder's (false once another replayer took it over). */
