@@ -99,7 +99,7 @@ export class LocalSnapshot {
 
   /** The account read with `client` (the order path's proof of whose credentials they are), as a snapshot. */
   async accountSnapshot(client) {
-    return this.#snapshotOf(await (this.#accountRead ? client.account(this.#accountRead) : client.account()));
+    return this.#snapshotOf(await (this.#accountRead ? client.account(this.#accountRead) : client.account()), null);
   }
 
   async #ensure() {
@@ -282,7 +282,7 @@ export class LocalSnapshot {
       await this.#reads.after(mark, this.#snapshot);
       return this.#snapshot;
     }
-    const snapshot = this.#snapshotOf(fetched.body);
+    const snapshot = this.#snapshotOf(fetched.body, fetched.servedAt);
     await this.#use(snapshot, this.#now());
     this.#loadedFor = readWith;
     this.#mustRead = false;
@@ -292,7 +292,8 @@ export class LocalSnapshot {
     return snapshot;
   }
 
-  // GET /api/account, with If-None-Match when the client can send it and a snapshot is in hand.
+  // GET /api/account, with If-None-Match when the client can send it and a snapshot is in hand;
+  // servedAt: the service's time of the answer (its Date header), or null.
   async #fetchAccount() {
     if (typeof this.#client.accountIfChanged === 'function') {
       const etag = this.#snapshot !== null ? this.#etag : null;
@@ -300,18 +301,20 @@ export class LocalSnapshot {
         ? this.#client.accountIfChanged(etag, this.#accountRead)
         : this.#client.accountIfChanged(etag));
       if (answer.notModified && this.#snapshot !== null) return { notModified: true };
-      if (!answer.notModified) return { notModified: false, body: answer.snapshot, etag: answer.etag ?? null };
+      if (!answer.notModified) return { notModified: false, body: answer.snapshot, etag: answer.etag ?? null, servedAt: answer.servedAt ?? null };
     }
+    // A client of your own with account() only: its answer's time is not known here.
     const body = await (this.#accountRead ? this.#client.account(this.#accountRead) : this.#client.account());
-    return { notModified: false, body, etag: null };
+    return { notModified: false, body, etag: null, servedAt: null };
   }
 
   // The one step from a fetched account body to the snapshot the engine loads: the snapshot
   // itself (the local service), or the loyalty service's own account read, made a snapshot as of
-  // the time it was fetched.
-  #snapshotOf(body) {
+  // the service's time of the answer (`servedAt`, its Date header), else of this device's clock
+  // when it was fetched (the header absent, or hidden from a cross-origin page).
+  #snapshotOf(body, servedAt) {
     if (this.#accountShape === 'snapshot') return body;
-    return snapshotFromAccount(body, { ...this.#context, fetchedAt: this.#now() });
+    return snapshotFromAccount(body, { ...this.#context, fetchedAt: this.#now(), servedAt: servedAt ?? undefined });
   }
 
   async #use(snapshot, savedAt) {
