@@ -177,7 +177,7 @@ const ACCOUNT_READ_OPTIONS = ['locationUid', 'redemptionVenue', 'rewardStates'];
  * answer has none or the browser does not let the page read it (a cross-origin answer that does
  * not name Date in Access-Control-Expose-Headers) or it is not a date.
  */
-export function servedAtOf(date) {
+function servedAtOf(date) {
   const at = typeof date === 'string' ? Date.parse(date) : NaN;
   return Number.isNaN(at) ? null : new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
