@@ -3,26 +3,23 @@
 // holds its offer against every account snapshot generated before its `billedAt`, the loyalty
 // service's time of a read made after the billing (null until one is known: it then holds against
 // every snapshot). Who reads the account resolves it: the records of the guest that exist when a
-// read starts were billed before that read, so its generated_at bounds their billing. An outbox
+// read starts were billed before that read, so its generated_at bounds their billing (its last
+// millisecond when it is an HTTP Date, said to the second: the 'loyalty-api' shape). An outbox
 // that cannot keep records (one of your own without putBilled, or a failed write) leaves them in
 // this object's memory, as earlier versions did.
 import { billedRecord } from '../orders/billed_order.js';
 
-/**
- * The latest instant (epoch ms) a service time `text` may stand for: the time itself, or, when it
- * is said to the second (no fraction of a second, as an HTTP Date), the last millisecond of that
- * second. NaN when `text` is no time.
- */
-export function latestInstantOf(text) {
-  const at = typeof text === 'string' ? Date.parse(text) : NaN;
-  if (Number.isNaN(at)) return NaN;
-  return /T\d\d:\d\d:\d\d(?:Z|[+-]\d\d:\d\d)$/i.test(text) ? at + 999 : at;
-}
+/** Whether a service time is written to the second (no fraction: an HTTP Date, as a 'loyalty-api' snapshot's time is). */
+export const saidToTheSecond = (text) => typeof text === 'string' && /T\d\d:\d\d:\d\d(?:Z|[+-]\d\d:\d\d)$/i.test(text);
 
-/** The billedAt that a read generated at `generatedAt` gives the billings before it (null when it says no time). */
-export function billedAtOf(generatedAt) {
-  const at = latestInstantOf(generatedAt);
-  return Number.isNaN(at) ? null : new Date(at).toISOString();
+/**
+ * The billedAt that a read generated at `generatedAt` gives the billings before it, or null when
+ * it says no time: that time, or with `toTheSecond` (the time is an HTTP Date, which stands for a
+ * whole second) the last millisecond of its second, so that it is never before the billing.
+ */
+export function billedAtOf(generatedAt, { toTheSecond = false } = {}) {
+  const at = typeof generatedAt === 'string' ? Date.parse(generatedAt) : NaN;
+  return Number.isNaN(at) ? null : new Date(toTheSecond ? at + 999 : at).toISOString();
 }
 
 /** Whether `record` holds its offer against `snapshot`: generated before its billing was known to be in, or saying no time. */
@@ -80,11 +77,11 @@ export class BilledHolds {
 
   /**
    * A read that started after the records `keys` were listed answered a snapshot generated at
-   * `generatedAt` (the service's clock): those still without a billing time get billedAtOf() it.
-   * Nothing changes when the read says no time.
+   * `generatedAt` (the service's clock; `toTheSecond`: an HTTP Date): those still without a
+   * billing time get billedAtOf() it. Nothing changes when the read says no time.
    */
-  async resolve(keys, generatedAt) {
-    const billedAt = billedAtOf(generatedAt);
+  async resolve(keys, generatedAt, { toTheSecond = false } = {}) {
+    const billedAt = billedAtOf(generatedAt, { toTheSecond });
     if (billedAt === null || keys.length === 0) return;
     const wanted = new Set(keys.map(keyOf));
     for (const owner of new Set(keys.map((k) => k.owner))) {

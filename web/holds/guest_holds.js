@@ -11,7 +11,7 @@
 // and the claims as last known: they never wait for the hub. A decision (withheld, promise) reads
 // the guest's orders as they are now, under the guest's lock that the order path holds.
 import { UNRESOLVED_OWNER, isGuestsOrder, ownerOfSnapshot, requestOf } from '../orders/order_record.js';
-import { BilledHolds, billedAtOf, holdsAgainstSnapshot } from './billed_holds.js';
+import { BilledHolds, billedAtOf, holdsAgainstSnapshot, saidToTheSecond } from './billed_holds.js';
 import { heldPoints, heldSnapshot, experienceOf } from './held_snapshot.js';
 import { pendingHolds } from './pending_holds.js';
 
@@ -211,9 +211,9 @@ export class GuestHolds {
 
   /**
    * The read `mark` (beforeRead's) answered `snapshot`, generated at its generated_at on the
-   * service's clock: the billings before the read are in it, so that time (billedAtOf) is their
-   * billing time, in the outbox's records and for the claims they spent at a store hub. Never
-   * rejects.
+   * service's clock: the billings before the read are in it, so that time (billedAtOf: the last
+   * millisecond of its second when it is an HTTP Date) is their billing time, in the outbox's
+   * records and for the claims they spent at a store hub. Never rejects.
    */
   async afterRead(mark, snapshot) {
     if (mark.me === null || ownerOfSnapshot(snapshot)?.owner !== mark.me.owner) return;
@@ -221,10 +221,12 @@ export class GuestHolds {
     // whatever its time says (said to the second, it could not tell).
     this.#shownBy.set(snapshot, new Set([...(this.#shownBy.get(snapshot) ?? []), ...mark.keys]));
     const generatedAt = snapshot?.generated_at ?? null;
-    await this.#billedHolds.resolve(mark.unresolved, generatedAt).catch(() => {});
+    // A 'loyalty-api' snapshot's time is its answer's HTTP Date: a whole second.
+    const toTheSecond = this.#snapshots.timesToTheSecond && saidToTheSecond(generatedAt);
+    await this.#billedHolds.resolve(mark.unresolved, generatedAt, { toTheSecond }).catch(() => {});
     this.#billedHolds.forgetShown(snapshot);
     this.#stamp = null; // records changed
-    this.#claims?.serviceTime(billedAtOf(generatedAt), mark.startedAt, mark.me).catch(() => {});
+    this.#claims?.serviceTime(billedAtOf(generatedAt, { toTheSecond }), mark.startedAt, mark.me).catch(() => {});
   }
 
   /** { pendingOrders, billedSinceSnapshot, claims } as last read (claims: null without a hub). */

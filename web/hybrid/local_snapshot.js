@@ -140,6 +140,14 @@ export class LocalSnapshot {
     return this.#refreshing;
   }
 
+  /**
+   * Whether a snapshot's generated_at may be said to the second: the 'loyalty-api' shape, whose
+   * time is its answer's HTTP Date (the 'snapshot' shape's is the service's own, to the millisecond).
+   */
+  get timesToTheSecond() {
+    return this.#accountShape === 'loyalty-api';
+  }
+
   /** How long a snapshot may answer after it was read (the maxStaleMs option). */
   get maxStaleMs() {
     return this.#maxStaleMs;

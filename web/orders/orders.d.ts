@@ -86,8 +86,9 @@ export interface BilledOrder {
   offer: OfferRef;
   /**
    * When the loyalty service billed it at the latest, on the service's clock: the generated_at of
-   * an account read made after the billing (its last millisecond when that time is said to the
-   * second); null until such a read is made: it then holds against every snapshot.
+   * an account read made after the billing (the last millisecond of its second when that time is
+   * an HTTP Date, said to the second); null until such a read is made: it then holds against
+   * every snapshot.
    */
   billedAt: string | null;
   /** Epoch milliseconds (the billing device's clock). */
