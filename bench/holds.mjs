@@ -2,15 +2,20 @@
 // - a checkout while a replay of 100 other guests' orders runs, the service answering each basket
 //   100 ms late (a slow link: every POST /api/baskets waits 100 ms before it goes): a checkout
 //   waits for no other guest's orders (target <= 250 ms: its own basket's 100 ms and a little);
+// - a checkout of a guest while another Node process replays 100 orders of that same guest from
+//   the same file outbox, 100 ms per answer: the replay takes the guest's lock one order at a
+//   time and lets a waiting checkout go first, so a checkout waits for at most the order in
+//   flight (target <= 250 ms: that order's 100 ms, its own 100 ms and a little);
 // - qualify() with the store hub stopped (SIGSTOP), its claims older than their 2 s: the local
 //   answer does not wait for the hub (target <= 5 ms).
 //
 //   node bench/holds.mjs [--quick] [--service PATH] [--hub PATH]   (prints the figures as JSON)
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { startStoreHub } from '../web/service/store_hub.js';
 import { median } from './timing.mjs';
@@ -98,6 +103,78 @@ export async function measureCheckoutBehindReplay({ binary, checkouts = 10 }) {
   });
 }
 
+// The other process: replays the outbox at `directory` as Casey, every basket answered ANSWER_DELAY_MS late.
+const replayer = (index) => `
+  const lq = await import(${JSON.stringify(index)});
+  const [baseUrl, accessToken, merchantKey, directory, delayMs] = process.argv.slice(1);
+  const fetch = async (url, init) => {
+    if (String(url).endsWith('/api/baskets')) await new Promise((resolve) => setTimeout(resolve, Number(delayMs)));
+    return globalThis.fetch(url, init);
+  };
+  const hybrid = new lq.HybridQualifier({ client: new lq.LoyaltyClient({ baseUrl, accessToken, merchantKey, fetch }),
+    outbox: lq.fileOrderOutbox({ directory }), backoff: { initialMs: 600_000 } });
+  console.log('replaying');
+  await hybrid.flush();
+  hybrid.dispose();
+  process.exit(0);
+`;
+
+/**
+ * Wall ms of each checkout of one guest while another process replays REPLAYED orders of that
+ * same guest from the same file outbox, every basket (its and the checkout's) answered
+ * ANSWER_DELAY_MS late.
+ */
+export async function measureCheckoutBesideReplayElsewhere({ binary, checkouts = 10 }) {
+  return withService(binary, async ({ lq, credentials, dir }) => {
+    const directory = path.join(dir, 'shared-orders');
+    const casey = credentials('u_1003');
+    const fetch = async (url, init) => {
+      if (String(url).endsWith('/api/baskets')) await pause(ANSWER_DELAY_MS);
+      return globalThis.fetch(url, init);
+    };
+    const hybrid = new lq.HybridQualifier({ client: new lq.LoyaltyClient({ ...casey, fetch }), outbox: lq.fileOrderOutbox({ directory }),
+      backoff: { initialMs: 600_000 }, qualifierOptions: { now: () => new Date(NOW) } });
+    let child = null;
+    try {
+      await hybrid.flush(); // its own start-up replay found nothing: the other process replays
+      await hybrid.ready();
+      const outbox = lq.fileOrderOutbox({ directory });
+      for (let i = 0; i < REPLAYED; ++i) {
+        const basketId = `elsewhere-${i}`;
+        await outbox.put({
+          owner: JSON.stringify(['m_harbor_coffee', 'u_1003']), merchantId: 'm_harbor_coffee', userId: 'u_1003', basketId, sequence: i + 1,
+          queuedAt: Date.now(), request: latte, body: { ...latte, id: basketId, state: 'billed' }, requestedOffer: null, offer: null,
+          promisedDiscount: '0.00', policyApplied: true, attempts: 0, maybeSent: false, lastError: null, replay: casey,
+        });
+      }
+      const index = pathToFileURL(path.join(root, 'web/index.js')).href;
+      child = spawn(process.execPath, ['--input-type=module', '-e', replayer(index), casey.baseUrl, casey.accessToken, casey.merchantKey, directory, String(ANSWER_DELAY_MS)],
+        { stdio: ['ignore', 'pipe', 'inherit'] });
+      const ended = new Promise((resolve) => child.once('close', resolve));
+      let replayDone = false;
+      ended.then(() => { replayDone = true; });
+      await new Promise((resolve) => child.stdout.once('data', resolve));
+      await pause(3 * ANSWER_DELAY_MS); // the replay is under way
+      const times = [];
+      for (let i = 0; i < checkouts && !replayDone; ++i) {
+        const started = performance.now();
+        const outcome = await hybrid.checkout(latte, { basketId: `beside-${i}` });
+        times.push(performance.now() - started);
+        if (outcome.status !== 'billed') throw new Error(`checkout ${i}: ${outcome.status} (${outcome.message})`);
+      }
+      const duringReplay = !replayDone;
+      await ended;
+      if ((await outbox.list()).length !== 0) throw new Error('orders are left in the outbox');
+      if (times.length < checkouts || !duringReplay) throw new Error('the replay ended before the checkouts did');
+      const sorted = [...times].sort((a, b) => a - b);
+      return { median: median(times), max: sorted.at(-1), checkouts: times.length };
+    } finally {
+      hybrid.dispose();
+      if (child !== null && child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+}
+
 /** Wall ms of qualify() calls with the store hub stopped (SIGSTOP) and the claims past their 2 s. */
 export async function measureQualifyHubStopped({ binary, hubBinary, calls = 200 }) {
   return withService(binary, async ({ lq, credentials, dir }) => {
@@ -133,11 +210,15 @@ export async function measureQualifyHubStopped({ binary, hubBinary, calls = 200 
 /** The rows for bench/run.mjs's table: [figure, measured, target, ok, key, value]. */
 export async function holdsRows({ binary, hubBinary, quick = false }) {
   const behind = await measureCheckoutBehindReplay({ binary, checkouts: quick ? 5 : 10 });
+  const beside = await measureCheckoutBesideReplayElsewhere({ binary, checkouts: quick ? 5 : 10 });
   const stopped = await measureQualifyHubStopped({ binary, hubBinary, calls: quick ? 50 : 200 });
   return [
     [`checkout while a replay of ${REPLAYED} other guests' orders runs, ${ANSWER_DELAY_MS} ms per answer (file outbox)`,
       `median ${behind.median.toFixed(1)} ms, max ${behind.max.toFixed(1)} ms (${behind.checkouts} checkouts)`,
       `<= ${CHECKOUT_BEHIND_REPLAY_TARGET_MS} ms (median)`, behind.median <= CHECKOUT_BEHIND_REPLAY_TARGET_MS, 'checkout_behind_replay', behind],
+    [`checkout of a guest while another process replays ${REPLAYED} orders of that guest, ${ANSWER_DELAY_MS} ms per answer (one file outbox)`,
+      `median ${beside.median.toFixed(1)} ms, max ${beside.max.toFixed(1)} ms (${beside.checkouts} checkouts)`,
+      `<= ${CHECKOUT_BEHIND_REPLAY_TARGET_MS} ms (median)`, beside.median <= CHECKOUT_BEHIND_REPLAY_TARGET_MS, 'checkout_beside_replay_elsewhere', beside],
     ['qualify() with the store hub stopped (SIGSTOP), claims past their 2 s',
       `median ${stopped.median.toFixed(2)} ms, p99 ${stopped.p99.toFixed(2)} ms, max ${stopped.max.toFixed(2)} ms (${stopped.calls} calls)`,
       `<= ${QUALIFY_HUB_STOPPED_TARGET_MS} ms`, stopped.p99 <= QUALIFY_HUB_STOPPED_TARGET_MS, 'qualify_hub_stopped', stopped],

@@ -444,8 +444,14 @@ export interface AccountContext {
   venue?: 'instore' | 'online';
   /** IANA zone of the merchant (or location): becomes `tz_rule` through Intl. */
   timeZone?: string;
-  /** When the body was fetched: `generated_at` and the year of the zone rule. Default now. */
+  /** When the body was fetched (this device's clock): `generated_at` and the year of the zone rule without `servedAt`. Default now. */
   fetchedAt?: Date | number | string;
+  /**
+   * The service's time of the answer (its HTTP `Date`, e.g. LoyaltyClient's `servedAt`): when
+   * given, `generated_at` (written without a fraction when it has none: said to the second) and the
+   * year of the zone rule.
+   */
+  servedAt?: Date | number | string;
 }
 
 /**

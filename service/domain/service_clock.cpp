@@ -41,4 +41,15 @@ std::string format_rfc3339(instant t) {
   return text;
 }
 
+std::string format_http_date(instant t) {
+  static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  const civil_time c = civil_from_seconds(t.seconds);
+  char text[40];
+  std::snprintf(text, sizeof text, "%s, %02d %s %04lld %02d:%02d:%02d GMT", kDays[c.weekday], c.day,
+                kMonths[c.month - 1], static_cast<long long>(c.year), c.hour, c.minute, c.second);
+  return text;
+}
+
 }  // namespace lq::service

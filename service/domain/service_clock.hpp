@@ -25,6 +25,9 @@ class service_clock {
 /// `2026-11-24T13:15:00Z`, with `.mmm` when the instant has a sub-second part.
 std::string format_rfc3339(instant t);
 
+/// The HTTP-date of `t` (RFC 9110 5.6.7), to the second: `Tue, 24 Nov 2026 13:15:00 GMT`.
+std::string format_http_date(instant t);
+
 /// The instant `ms` milliseconds after the epoch.
 instant instant_from_ms(int64_t ms);
 

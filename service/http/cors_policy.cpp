@@ -14,7 +14,7 @@ constexpr const char* kAllowedHeaders =
 constexpr const char* kAllowedMethods = "GET, POST";
 // What a page may read of an answer besides the CORS-safelisted headers: the account's validator
 // (a conditional refresh) and how long to wait after a 429 or 503.
-constexpr const char* kExposedHeaders = "ETag, Retry-After";
+constexpr const char* kExposedHeaders = "Date, ETag, Retry-After";
 // Browsers keep a granted preflight this long (Chromium caps it at 2 hours).
 constexpr const char* kPreflightMaxAge = "600";
 

@@ -6,6 +6,7 @@
 
 #include "domain/accounts/account_snapshot.hpp"
 #include "domain/json_document.hpp"
+#include "domain/service_clock.hpp"
 #include "http/conditional_get.hpp"
 #include "http/front_handlers.hpp"
 #include "http/http_messages.hpp"
@@ -75,6 +76,9 @@ void install_routes(httplib::Server& server, const route_context& context) {
       narrowed_body = std::move(narrowed.value());
     }
     const std::string& body = query.narrows() ? narrowed_body : (*view)->snapshot_json;
+    // The service's time of the answer (RFC 9110 6.6.1), on its clock (--now): a client of the
+    // loyalty API's account read, which carries no time of its own, takes it as the read's.
+    res.set_header("Date", format_http_date(context.clock.now()));
     if (answer_not_modified(req, res, body)) return;
     send_v1(res, 200, body);
   });

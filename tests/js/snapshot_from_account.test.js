@@ -215,6 +215,7 @@ test('a bad context is a TypeError (RangeError for an unknown zone)', () => {
     [{ merchantId: 'm', venue: 'drive-thru' }, TypeError, 'context.venue must be one of: instore, online'],
     [{ merchantId: 'm', locationUid: 5 }, TypeError, /context\.locationUid/],
     [{ merchantId: 'm', fetchedAt: 'yesterday' }, TypeError, /context\.fetchedAt/],
+    [{ merchantId: 'm', servedAt: 'Tue, 31 Feb 2026 99:00:00 GMT' }, TypeError, 'context.servedAt must be a valid Date, epoch milliseconds or an ISO 8601 string'],
     [{ merchantId: 'm', timeZone: 'Nowhere/City' }, RangeError, 'timeZone "Nowhere/City" is not a time zone this runtime knows'],
   ];
   for (const [context, type, message] of bad) {
@@ -234,4 +235,11 @@ test('a JSON text body and the default fetchedAt (now)', () => {
   assert.ok(generated >= before - 1000 && generated <= Date.now() + 1000);
   assert.equal(snapshot.rewards[0].id, 'rw_five_off');
   assert.ok(!('redemption_venue' in snapshot.rewards[0]));
+});
+
+test("servedAt, the service's time of the answer (its Date, to the second), is generated_at, written without a fraction; fetchedAt is then only this device's", () => {
+  const served = api.snapshotFromAccount(DOCUMENTED, { ...CONTEXT, fetchedAt: '2026-11-24T12:15:00.250Z', servedAt: 'Tue, 24 Nov 2026 13:15:07 GMT' });
+  assert.equal(served.generated_at, '2026-11-24T13:15:07Z');
+  const exact = api.snapshotFromAccount(DOCUMENTED, { ...CONTEXT, servedAt: Date.parse('2026-11-24T13:15:07.125Z') });
+  assert.equal(exact.generated_at, '2026-11-24T13:15:07.125Z');
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { account, basket, scratchDir, startService } from './harness.js';
+import { account, basket, call, scratchDir, startService } from './harness.js';
 
 const scratch = scratchDir('lq-etag-');
 let service;
@@ -75,4 +75,15 @@ test('the ETag changes exactly when the account changes', async () => {
 test('errors come before the validator: a wrong token is 401 whatever If-None-Match says', async () => {
   const answer = await account(service, 'u_1001', { token: 'at_nobody', headers: { 'If-None-Match': '*' } });
   assert.equal(answer.status, 401);
+});
+
+test("every account answer (200, 304, narrowed) carries Date: the service's clock (--now), to the second", async () => {
+  const whole = await account(service, 'u_1001');
+  assert.equal(whole.headers.get('date'), 'Tue, 24 Nov 2026 13:15:00 GMT');
+  const unchanged = await account(service, 'u_1001', { headers: { 'If-None-Match': whole.headers.get('etag') } });
+  assert.equal(unchanged.status, 304);
+  assert.equal(unchanged.headers.get('date'), 'Tue, 24 Nov 2026 13:15:00 GMT');
+  const narrowed = await call(service, 'GET', '/api/account?redemption_venue=instore', { as: 'u_1001' });
+  assert.equal(narrowed.status, 200);
+  assert.equal(narrowed.headers.get('date'), 'Tue, 24 Nov 2026 13:15:00 GMT');
 });

@@ -86,9 +86,19 @@ function copyFields(target, record, fields, path) {
 const discountKnown = (record) =>
   typeof record.type === 'string' && record.type !== '' && (!absent(record.value) || record.type === 'item');
 
+// Epoch ms of a time option (a Date, epoch ms or an ISO 8601 string), or a TypeError naming it.
+function instantOption(value, name) {
+  const ms =
+    typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : value instanceof Date ? value.getTime() : NaN;
+  if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
+    throw new TypeError(`context.${name} must be a valid Date, epoch milliseconds or an ISO 8601 string`);
+  }
+  return ms;
+}
+
 function checkContext(context) {
   if (!isObject(context)) throw new TypeError('context must be an object with at least merchantId');
-  const { merchantId, locationUid, venue, timeZone, fetchedAt } = context;
+  const { merchantId, locationUid, venue, timeZone, fetchedAt, servedAt } = context;
   if (typeof merchantId !== 'string' || merchantId === '') {
     throw new TypeError('context.merchantId must be the merchant id (a non-empty string)');
   }
@@ -101,32 +111,30 @@ function checkContext(context) {
   if (!absent(timeZone) && typeof timeZone !== 'string') {
     throw new TypeError('context.timeZone must be an IANA time zone name');
   }
-  let fetchedMs = Date.now();
-  if (!absent(fetchedAt)) {
-    fetchedMs =
-      typeof fetchedAt === 'number'
-        ? fetchedAt
-        : typeof fetchedAt === 'string'
-          ? Date.parse(fetchedAt)
-          : fetchedAt instanceof Date
-            ? fetchedAt.getTime()
-            : NaN;
-    if (!Number.isFinite(fetchedMs) || Math.abs(fetchedMs) > 8.64e15) {
-      throw new TypeError('context.fetchedAt must be a valid Date, epoch milliseconds or an ISO 8601 string');
-    }
-  }
-  return { merchantId, locationUid, venue, timeZone, fetchedMs };
+  const fetchedMs = absent(fetchedAt) ? Date.now() : instantOption(fetchedAt, 'fetchedAt');
+  const servedMs = absent(servedAt) ? null : instantOption(servedAt, 'servedAt');
+  return { merchantId, locationUid, venue, timeZone, fetchedMs, servedMs };
+}
+
+// The snapshot's generated_at: the service's time when it said it (servedAt: an HTTP Date, to the
+// second, written without a fraction so that readers know it stands for that whole second), else
+// the kiosk's clock when it fetched the read.
+function generatedAtOf(fetchedMs, servedMs) {
+  if (servedMs === null) return new Date(fetchedMs).toISOString();
+  const text = new Date(servedMs).toISOString();
+  return servedMs % 1000 === 0 ? text.replace(/\.000Z$/, 'Z') : text;
 }
 
 /**
  * A schema-v1 snapshot from an account-read body of the loyalty service (object or JSON text).
- * `context`: `{ merchantId, locationUid?, venue?, timeZone?, fetchedAt? }`, what the read was
- * made for. Every account field is optional and unknown ones are ignored; decimals may be numbers
+ * `context`: `{ merchantId, locationUid?, venue?, timeZone?, fetchedAt?, servedAt? }`, what the
+ * read was made for; `servedAt` (the service's time of the answer, its HTTP Date) is the
+ * snapshot's generated_at when given, else `fetchedAt` (default now: this device's clock). Every account field is optional and unknown ones are ignored; decimals may be numbers
  * or numeric strings. Throws QualifyError (422) naming the field for a body that cannot be read,
  * TypeError for a bad context and RangeError for a time zone the runtime does not know.
  */
 export function snapshotFromAccount(account, context) {
-  const { merchantId, locationUid, venue, timeZone, fetchedMs } = checkContext(context);
+  const { merchantId, locationUid, venue, timeZone, fetchedMs, servedMs } = checkContext(context);
   let body = account;
   if (typeof body === 'string') {
     try {
@@ -140,7 +148,7 @@ export function snapshotFromAccount(account, context) {
   const zone = {};
   if (!absent(timeZone)) {
     zone.time_zone = timeZone;
-    zone.tz_rule = tzRuleFromIntl(timeZone, { at: fetchedMs });
+    zone.tz_rule = tzRuleFromIntl(timeZone, { at: servedMs ?? fetchedMs });
   }
   // The user's id; a read without one still gives a snapshot (its rewards are the user's anyway).
   let userId = '';
@@ -186,7 +194,7 @@ export function snapshotFromAccount(account, context) {
 
   const snapshot = {
     schema_version: 1,
-    generated_at: new Date(fetchedMs).toISOString(),
+    generated_at: generatedAtOf(fetchedMs, servedMs),
     merchant: { id: merchantId, ...zone },
     locations: absent(locationUid) ? [] : [{ uid: locationUid, merchant_id: merchantId, ...zone }],
     user: { id: userId },

@@ -10,19 +10,20 @@ export function heldOffer(order) {
 
 /**
  * Whether `order` holds its offer against `other`, an order whose promise is being decided (both
- * of one guest): it does when its own promise was decided already (`policyApplied`), or when it
- * was queued before `other`. An undecided order queued after `other` does not: it counts `other`
- * when its own turn comes, since `other` is decided by then. So two orders never both count
- * nothing, whatever their processes' clocks (their sequences) say, as long as each decision is
- * taken under the guest's lock.
+ * of one guest: an order queued before the guest's account was read, with the guest's
+ * credentials, is the guest's too): it does when its own promise was decided already
+ * (`policyApplied`), or when it was queued before `other`. An undecided order queued after
+ * `other` does not: it counts `other` when its own turn comes, since `other` is decided by then.
+ * So two orders never both count nothing, whatever their processes' clocks (their sequences) say,
+ * as long as each decision is taken under the guest's lock.
  */
 export function holdsAgainst(order, other) {
-  if (order.owner !== other.owner || order.basketId === other.basketId) return false;
+  if (order.basketId === other.basketId) return false;
   return order.policyApplied === true || order.sequence < other.sequence;
 }
 
 /**
- * The offers held by `orders` (the guest's undecided orders): { rewards: [ids], pointsProducts:
+ * The offers held by `orders` (the undecided orders of one guest): { rewards: [ids], pointsProducts:
  * [ids, one per order] }. With `against` (an order whose promise is decided), only the orders that
  * hold against it (holdsAgainst).
  */

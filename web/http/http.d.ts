@@ -60,10 +60,22 @@ export interface AccountReadOptions {
   rewardStates?: readonly string[];
 }
 
-/** What accountIfChanged() resolves. */
+/**
+ * What accountIfChanged() resolves. `servedAt`: the service's time of the answer from its HTTP
+ * `Date` header, as RFC 3339 to the second (`2026-11-24T13:15:00Z`), or null when the answer has
+ * none or the page may not read it (a cross-origin answer whose Access-Control-Expose-Headers does
+ * not name Date).
+ */
 export type AccountAnswer =
-  | { notModified: true; etag: string }
-  | { notModified: false; snapshot: Snapshot; etag: string | null };
+  | { notModified: true; etag: string; servedAt: string | null }
+  | { notModified: false; snapshot: Snapshot; etag: string | null; servedAt: string | null };
+
+/** What account()'s `onAnswer` is told of the answer before account() resolves. */
+export interface AccountAnswerInfo {
+  etag: string | null;
+  /** As AccountAnswer's servedAt. */
+  servedAt: string | null;
+}
 
 // ---------------------------------------------------------------------------------------------
 // LoyaltyClient
@@ -150,8 +162,11 @@ export declare class LoyaltyClient {
   withCredentials(credentials: ReplayCredentials): LoyaltyClient;
   /** POST /api/baskets/qualifying (docs/reference.md#http-api). */
   qualify(basket: QualifyRequest | string, options?: RequestOptions): Promise<QualifyResult>;
-  /** GET /api/account: the account snapshot (docs/reference.md#snapshot), narrowed by the read options. */
-  account(options?: RequestOptions & AccountReadOptions): Promise<Snapshot>;
+  /**
+   * GET /api/account: the account snapshot (docs/reference.md#snapshot), narrowed by the read
+   * options. `onAnswer` is told the answer's ETag and the service's time of it (its Date header).
+   */
+  account(options?: RequestOptions & AccountReadOptions & { onAnswer?: (answer: AccountAnswerInfo) => void }): Promise<Snapshot>;
   /**
    * GET /api/account with `If-None-Match: etag` (when etag is a string): the service answers 304
    * when the account's snapshot is unchanged (its strong ETag changes exactly when it changes).

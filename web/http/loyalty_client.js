@@ -43,8 +43,9 @@ function withCause(error, cause) {
  * One HTTP exchange with a JSON (or empty) answer (internal: shared by the clients). Resolves the
  * parsed body (undefined when empty); rejects with QualifyError: the service's { code, message }
  * for an error status, NETWORK_ERROR or TIMEOUT when no answer came, or the `signal`'s reason
- * when the caller aborted. `exchange`, when given, receives the answer's `status` and `etag`; with
- * `exchange.allowNotModified`, a 304 resolves undefined instead of rejecting.
+ * when the caller aborted. `exchange`, when given, receives the answer's `status`, `etag` and
+ * `date` (its Date header, null when absent or not readable); with `exchange.allowNotModified`, a
+ * 304 resolves undefined instead of rejecting.
  */
 export async function requestJson({ fetch, url, method = 'GET', headers = {}, body, timeoutMs, signal, exchange }) {
   const fetchImpl = fetch ?? globalThis.fetch;
@@ -83,6 +84,7 @@ export async function requestJson({ fetch, url, method = 'GET', headers = {}, bo
   if (exchange) {
     exchange.status = response.status;
     exchange.etag = response.headers?.get?.('etag') ?? null;
+    exchange.date = response.headers?.get?.('date') ?? null;
     if (response.status === 304 && exchange.allowNotModified) return undefined;
   }
   let parsed;
@@ -182,6 +184,17 @@ export class ServiceEndpoint {
 }
 
 const ACCOUNT_READ_OPTIONS = ['locationUid', 'redemptionVenue', 'rewardStates'];
+
+/**
+ * The service's time of an answer, from its HTTP `Date` header (RFC 9110 5.6.7: to the second),
+ * as RFC 3339 without a fraction (`2026-11-24T13:15:00Z`: said to the second), or null when the
+ * answer has none or the browser does not let the page read it (a cross-origin answer that does
+ * not name Date in Access-Control-Expose-Headers) or it is not a date.
+ */
+function servedAtOf(date) {
+  const at = typeof date === 'string' ? Date.parse(date) : NaN;
+  return Number.isNaN(at) ? null : new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
 
 /**
  * The account read's query string (`?location_uid=...&redemption_venue=...&reward_states[]=...`,
@@ -344,17 +357,24 @@ export class LoyaltyClient {
   /**
    * GET /api/account: the account snapshot, exactly what createQualifier() accepts. With
    * `locationUid`, `redemptionVenue` or `rewardStates`, the read is narrowed as the loyalty
-   * service narrows it (`location_uid`, `redemption_venue`, `reward_states[]`).
+   * service narrows it (`location_uid`, `redemption_venue`, `reward_states[]`). `onAnswer`, when
+   * given, is called with `{ etag, servedAt }` of the answer (servedAt: servedAtOf its Date header)
+   * before the promise resolves.
    */
-  async account({ signal, ...read } = {}) {
-    return this.#request('GET', `/api/account${accountQuery(read)}`, { signal });
+  async account({ signal, onAnswer, ...read } = {}) {
+    if (onAnswer !== undefined && typeof onAnswer !== 'function') throw new TypeError('onAnswer must be a function');
+    const exchange = {};
+    const body = await this.#request('GET', `/api/account${accountQuery(read)}`, { signal, exchange });
+    onAnswer?.({ etag: exchange.etag ?? null, servedAt: servedAtOf(exchange.date) });
+    return body;
   }
 
   /**
    * GET /api/account sent with `If-None-Match: etag` (when etag is a string): resolves
-   * { notModified: true, etag } for a 304, else { notModified: false, snapshot, etag } (etag: the
-   * answer's ETag, or null). The read options are account()'s; the ETag is that of the read
-   * they ask for.
+   * { notModified: true, etag, servedAt } for a 304, else { notModified: false, snapshot, etag,
+   * servedAt } (etag: the answer's ETag, or null; servedAt: the service's time of the answer from
+   * its Date header, servedAtOf(), or null). The read options are account()'s; the ETag is that of
+   * the read they ask for.
    */
   async accountIfChanged(etag, { signal, ...read } = {}) {
     const path = `/api/account${accountQuery(read)}`;
@@ -365,8 +385,9 @@ export class LoyaltyClient {
       exchange,
       headers: extra,
     });
-    if (exchange.status === 304) return { notModified: true, etag: exchange.etag ?? etag };
-    return { notModified: false, snapshot, etag: exchange.etag };
+    const servedAt = servedAtOf(exchange.date);
+    if (exchange.status === 304) return { notModified: true, etag: exchange.etag ?? etag, servedAt };
+    return { notModified: false, snapshot, etag: exchange.etag, servedAt };
   }
 
   /** POST /api/baskets: creates or updates a basket; resolves { id, state, discount, offer? }. */

@@ -127,7 +127,9 @@ export interface HybridQualifierOptions {
   /**
    * What `client.account()` answers: 'snapshot' (default: the local service's GET /api/account)
    * or 'loyalty-api' (the loyalty service's own account read, made a snapshot with
-   * snapshotFromAccount and `context`, `fetchedAt` being the time of each fetch).
+   * snapshotFromAccount and `context`, `servedAt` being the service's time of each answer, its
+   * HTTP Date, and `fetchedAt` this device's time of each fetch: generated_at is the service's
+   * time when the answer says it and the page may read it, else this device's clock).
    */
   accountShape?: 'snapshot' | 'loyalty-api';
   /**
@@ -135,7 +137,7 @@ export interface HybridQualifierOptions {
    * each account read (`locationUid`, `redemptionVenue`), so the read is the one the snapshot is
    * made for.
    */
-  context?: Omit<AccountContext, 'fetchedAt'>;
+  context?: Omit<AccountContext, 'fetchedAt' | 'servedAt'>;
 }
 
 export type ConfirmResult =
@@ -153,9 +155,15 @@ export interface HybridDiagnostics {
   /** As snapshotInfo(). */
   snapshot: SnapshotInfo | null;
   holds: {
-    /** The guest's undecided orders, as the outbox held them at the last read. */
+    /**
+     * The guest's undecided orders, as the outbox held them at the last read (with those queued
+     * before the account was read with this client's merchant key and token).
+     */
     pendingOrders: number;
-    /** Orders billed with their offer since the snapshot in hand was read (held until a refresh brings the service's state). */
+    /**
+     * The outbox's records of the guest's orders billed with their offer (by any tab or process)
+     * that the snapshot in hand does not show: read before the billing (BilledOrder).
+     */
     billedSinceSnapshot: number;
     /** The store hub's live claims of the guest (null without a hub). */
     claims: StoreClaimsDiagnostics | null;

@@ -51,12 +51,14 @@ export class HybridQualifier {
         : new StoreClaims({ hub: new StoreHubClient(checked.hub), kept: new KeptSettlements({ store: snapshotStore, kioskId: checked.hub.kioskId }), now: this.#now });
     // The engine loads the snapshot with the guest's holds taken off; the holds answer through its engine.
     let holds = null;
-    this.#snapshots = new LocalSnapshot({ ...checked, store: snapshotStore, qualifierOptions: qualifierOptions ?? {}, engine, derive: (snapshot) => holds.derive(snapshot) });
-    holds = new GuestHolds({ outbox: orderOutbox, claims, snapshots: this.#snapshots });
+    const reads = { before: (startedAt) => holds.beforeRead(startedAt), after: (mark, snapshot) => holds.afterRead(mark, snapshot) };
+    this.#snapshots = new LocalSnapshot({ ...checked, store: snapshotStore, qualifierOptions: qualifierOptions ?? {}, engine, derive: (snapshot) => holds.derive(snapshot), reads });
+    const guest = new OrderGuest({ client, snapshots: this.#snapshots, credentialsFor });
+    holds = new GuestHolds({ outbox: orderOutbox, claims, snapshots: this.#snapshots, guest });
     this.#holds = holds;
     this.#orders = new OrderCheckout({
       outbox: orderOutbox,
-      guest: new OrderGuest({ client, snapshots: this.#snapshots, credentialsFor }),
+      guest,
       holds,
       policy: offlinePolicy(offline),
       onOrderSettled: (order, outcome) => {
@@ -171,12 +173,8 @@ export class HybridQualifier {
    */
   async refresh() {
     this.#live();
-    const mark = this.#holds.mark();
-    const startedAt = this.#now();
+    // Around the read, the holds learn the service's time of the billings before it (GuestHolds.afterRead).
     const snapshot = await this.#snapshots.refresh();
-    // The service's snapshot after those billings is in hand: they are in it, and its generated_at
-    // (the service's clock) is the billing time of the claims they spent.
-    this.#holds.refreshed(mark, snapshot?.generated_at ?? null, startedAt);
     await this.#holds.sync();
     return snapshot;
   }

@@ -49,6 +49,7 @@ export class LocalSnapshot {
   #refreshing = null;
   #refreshBackoff;
   #derive;
+  #reads;
   #disposed = false;
   // The credentials (base URL, merchant key, token as JSON) the snapshot in hand was read with.
   #loadedFor = null;
@@ -58,10 +59,13 @@ export class LocalSnapshot {
   /**
    * Options as HybridQualifier's (checked), with engine: engineFactory()'s { create, release }
    * and store: a snapshot store; derive(snapshot): the snapshot the engine loads (what pending
-   * orders hold taken off; default: the snapshot itself).
+   * orders hold taken off; default: the snapshot itself); reads: { before(startedAt) -> mark,
+   * after(mark, snapshot) }, awaited around every account read (the holds: which billings the
+   * read comes after).
    */
-  constructor({ client, snapshot, store, storeKey, maxAgeMs, maxStaleMs, now, qualifierOptions, engine, backoff, accountShape, context, derive }) {
+  constructor({ client, snapshot, store, storeKey, maxAgeMs, maxStaleMs, now, qualifierOptions, engine, backoff, accountShape, context, derive, reads }) {
     this.#derive = derive ?? ((s) => s);
+    this.#reads = reads ?? { before: () => null, after: () => {} };
     this.#client = client;
     this.#store = store;
     this.#storeKey = storeKey ?? null;
@@ -95,7 +99,7 @@ export class LocalSnapshot {
 
   /** The account read with `client` (the order path's proof of whose credentials they are), as a snapshot. */
   async accountSnapshot(client) {
-    return this.#snapshotOf(await (this.#accountRead ? client.account(this.#accountRead) : client.account()));
+    return this.#snapshotOf(await (this.#accountRead ? client.account(this.#accountRead) : client.account()), null);
   }
 
   async #ensure() {
@@ -134,6 +138,19 @@ export class LocalSnapshot {
       });
     }
     return this.#refreshing;
+  }
+
+  /**
+   * Whether a snapshot's generated_at may be said to the second: the 'loyalty-api' shape, whose
+   * time is its answer's HTTP Date (the 'snapshot' shape's is the service's own, to the millisecond).
+   */
+  get timesToTheSecond() {
+    return this.#accountShape === 'loyalty-api';
+  }
+
+  /** How long a snapshot may answer after it was read (the maxStaleMs option). */
+  get maxStaleMs() {
+    return this.#maxStaleMs;
   }
 
   /** The snapshot in use (the same object until a refresh brings a changed one), or null. */
@@ -258,6 +275,7 @@ export class LocalSnapshot {
 
   async #fetchSnapshot() {
     const readWith = await this.#credentialsNow();
+    const mark = await this.#reads.before(this.#now());
     let fetched;
     try {
       fetched = await this.#fetchAccount();
@@ -269,18 +287,21 @@ export class LocalSnapshot {
     this.#refreshBackoff.succeeded();
     if (fetched.notModified) {
       this.#savedAt = this.#now(); // confirmed current: no reload, no store write
+      await this.#reads.after(mark, this.#snapshot);
       return this.#snapshot;
     }
-    const snapshot = this.#snapshotOf(fetched.body);
+    const snapshot = this.#snapshotOf(fetched.body, fetched.servedAt);
     await this.#use(snapshot, this.#now());
     this.#loadedFor = readWith;
     this.#mustRead = false;
     this.#etag = fetched.etag;
     await this.#save(snapshot);
+    await this.#reads.after(mark, snapshot);
     return snapshot;
   }
 
-  // GET /api/account, with If-None-Match when the client can send it and a snapshot is in hand.
+  // GET /api/account, with If-None-Match when the client can send it and a snapshot is in hand;
+  // servedAt: the service's time of the answer (its Date header), or null.
   async #fetchAccount() {
     if (typeof this.#client.accountIfChanged === 'function') {
       const etag = this.#snapshot !== null ? this.#etag : null;
@@ -288,18 +309,20 @@ export class LocalSnapshot {
         ? this.#client.accountIfChanged(etag, this.#accountRead)
         : this.#client.accountIfChanged(etag));
       if (answer.notModified && this.#snapshot !== null) return { notModified: true };
-      if (!answer.notModified) return { notModified: false, body: answer.snapshot, etag: answer.etag ?? null };
+      if (!answer.notModified) return { notModified: false, body: answer.snapshot, etag: answer.etag ?? null, servedAt: answer.servedAt ?? null };
     }
+    // A client of your own with account() only: its answer's time is not known here.
     const body = await (this.#accountRead ? this.#client.account(this.#accountRead) : this.#client.account());
-    return { notModified: false, body, etag: null };
+    return { notModified: false, body, etag: null, servedAt: null };
   }
 
   // The one step from a fetched account body to the snapshot the engine loads: the snapshot
   // itself (the local service), or the loyalty service's own account read, made a snapshot as of
-  // the time it was fetched.
-  #snapshotOf(body) {
+  // the service's time of the answer (`servedAt`, its Date header), else of this device's clock
+  // when it was fetched (the header absent, or hidden from a cross-origin page).
+  #snapshotOf(body, servedAt) {
     if (this.#accountShape === 'snapshot') return body;
-    return snapshotFromAccount(body, { ...this.#context, fetchedAt: this.#now() });
+    return snapshotFromAccount(body, { ...this.#context, fetchedAt: this.#now(), servedAt: servedAt ?? undefined });
   }
 
   async #use(snapshot, savedAt) {

@@ -1,10 +1,25 @@
 // The order outbox in files (Node): one JSON file per order in a folder of its guest, each replaced
 // durably, damaged entries moved to a quarantine folder, the lock of a guest's orders as a lock
 // directory. A guest's decision reads that guest's folder only, and the folder's modification time
-// says whether those orders changed. node:fs and node:crypto are loaded only when used.
+// says whether those orders changed. Beside a guest's orders, the records of the guest's orders
+// billed with their offer (billed_order.js), named so that no reader of orders, of this version or
+// an earlier one, lists them. node:fs and node:crypto are loaded only when used.
 import { writeFileDurably } from '../storage/durable_file.js';
+import { billedExpired, billedProblem, checkBilled, longerHold } from './billed_order.js';
 import { byQuarantineTime, bySequence, checkOrder, randomTag } from './outbox_entry.js';
-import { ORDER_SUFFIX, fileNameOf, firstLayoutNameOf, guestFolderOf, isGuestFolder, nodeFs, readEntry } from './file_outbox_entry.js';
+import {
+  BILLED_SUFFIX,
+  ORDER_SUFFIX,
+  billedExpiryOf,
+  billedNameOf,
+  billedStemOf,
+  fileNameOf,
+  firstLayoutNameOf,
+  guestFolderOf,
+  isGuestFolder,
+  nodeFs,
+  readEntry,
+} from './file_outbox_entry.js';
 import { directoryLock } from './outbox_lock.js';
 
 const QUARANTINE = 'quarantine';
@@ -87,7 +102,7 @@ export function fileOrderOutbox({ directory, staleMs } = {}) {
         await quarantine(fs, name, entry.problem);
         continue;
       }
-      const { order } = entry;
+      const order = entry.value;
       if (name !== (await fileNameOf(order)) && name !== firstLayoutNameOf(order)) {
         // remove() would never find it: it would be replayed for ever.
         await quarantine(fs, name, 'its name is not the file name of the order it holds (owner, basketId)');
@@ -99,11 +114,18 @@ export function fileOrderOutbox({ directory, staleMs } = {}) {
     return found;
   };
 
-  // The orders of one guest's folder into byKey (they win over the earlier layouts'); true when it is empty.
+  // The orders of one guest's folder into byKey (they win over the earlier layouts'); true when it
+  // is empty. Billing records past their expiry go, by their names alone.
   const readGuest = async (fs, guest, byKey) => {
     const entries = await names(fs, `${folder}/${guest}`);
     if (entries === null) return false;
+    let left = entries.length;
     for (const name of entries) {
+      if (name.endsWith(BILLED_SUFFIX)) {
+        const expiresAt = billedExpiryOf(name);
+        if (expiresAt !== null && expiresAt <= Date.now() && (await removed(fs, `${guest}/${name}`))) left -= 1;
+        continue;
+      }
       if (!name.endsWith(ORDER_SUFFIX)) continue;
       const entry = await readEntry(fs, folder, `${guest}/${name}`);
       if (entry === null) continue;
@@ -111,14 +133,48 @@ export function fileOrderOutbox({ directory, staleMs } = {}) {
         await quarantine(fs, `${guest}/${name}`, entry.problem);
         continue;
       }
-      const { order } = entry;
+      const order = entry.value;
       if (name !== (await fileNameOf(order)) || guest !== (await guestFolderOf(order.owner))) {
         await quarantine(fs, `${guest}/${name}`, 'its name is not the file name of the order it holds (owner, basketId)');
         continue;
       }
       byKey.set(keyOf(order), order);
     }
-    return entries.length === 0;
+    return left === 0;
+  };
+
+  // Whether the entry `name` was removed (or was gone already).
+  const removed = (fs, name) => fs.rm(`${folder}/${name}`, { force: true }).then(() => true, () => false);
+
+  // The billing records of `owner`'s folder whose names start with `stem` (all of them without one).
+  const billedNames = async (fs, guest, stem = '') =>
+    ((await names(fs, `${folder}/${guest}`)) ?? []).filter((name) => name.startsWith(stem) && billedExpiryOf(name) !== null);
+
+  const listBilled = async (owner) => {
+    const fs = await nodeFs();
+    const guest = await guestFolderOf(owner);
+    const byKey = new Map();
+    for (const name of await billedNames(fs, guest)) {
+      if (billedExpiryOf(name) <= Date.now()) {
+        await removed(fs, `${guest}/${name}`);
+        continue;
+      }
+      const entry = await readEntry(fs, folder, `${guest}/${name}`, billedProblem);
+      if (entry === null) continue;
+      if (entry.problem !== undefined) {
+        await quarantine(fs, `${guest}/${name}`, entry.problem);
+        continue;
+      }
+      const record = entry.value;
+      if (record.owner !== owner || name !== (await billedNameOf(record))) {
+        await quarantine(fs, `${guest}/${name}`, 'its name is not the file name of the billing record it holds (owner, basketId, expiresAt)');
+        continue;
+      }
+      if (billedExpired(record)) continue;
+      const key = keyOf(record);
+      byKey.set(key, byKey.has(key) ? longerHold(byKey.get(key), record) : record);
+    }
+    return [...byKey.values()];
   };
 
   // Whether earlier layouts' files may be there (looked at once, then known).
@@ -184,7 +240,7 @@ export function fileOrderOutbox({ directory, staleMs } = {}) {
       // Every layout's name at once (the guest's folder wins, then the second layout), as list() prefers them.
       const entries = await Promise.all([current, ...(await legacyNames(fs, key))].map((name) => readEntry(fs, folder, name)));
       for (const entry of entries) {
-        const order = entry?.order;
+        const order = entry?.value;
         if (order !== undefined && order.owner === key.owner && order.basketId === key.basketId) return order;
       }
       return null; // absent (or damaged: list() quarantines it)
@@ -193,6 +249,21 @@ export function fileOrderOutbox({ directory, staleMs } = {}) {
       const fs = await nodeFs();
       await fs.rm(`${folder}/${await guestFolderOf(order.owner)}/${await fileNameOf(order)}`, { force: true });
       for (const old of await legacyNames(fs, order)) await fs.rm(`${folder}/${old}`, { force: true });
+    },
+    listBilled,
+    /** Writes `record` durably beside its guest's orders (replacing the record of the same basket). */
+    putBilled: async (record) => {
+      const checked = checkBilled(record);
+      const fs = await nodeFs();
+      const guest = await guestFolderOf(checked.owner);
+      const name = await billedNameOf(checked);
+      await writeFileDurably(`${folder}/${guest}`, name, JSON.stringify(checked));
+      for (const other of await billedNames(fs, guest, await billedStemOf(checked))) if (other !== name) await removed(fs, `${guest}/${other}`);
+    },
+    removeBilled: async (key) => {
+      const fs = await nodeFs();
+      const guest = await guestFolderOf(key.owner);
+      for (const name of await billedNames(fs, guest, await billedStemOf(key))) await fs.rm(`${folder}/${guest}/${name}`, { force: true });
     },
     damaged: async () => {
       await list(); // quarantines what is damaged now
@@ -213,11 +284,11 @@ export function fileOrderOutbox({ directory, staleMs } = {}) {
       }
       return found.sort(byQuarantineTime);
     },
-    exclusive: async (fn, { owner } = {}) => {
-      if (owner === undefined || owner === '') return wholeLock.exclusive(fn);
+    exclusive: async (fn, { owner, background = false } = {}) => {
+      if (owner === undefined || owner === '') return wholeLock.exclusive(fn, { background });
       const name = `${await guestFolderOf(owner)}.lock`;
       if (!guestLocks.has(name)) guestLocks.set(name, directoryLock(`${folder}/${LOCKS}`, { name, staleMs }));
-      return guestLocks.get(name).exclusive(fn);
+      return guestLocks.get(name).exclusive(fn, { background });
     },
   };
 }

@@ -1,6 +1,6 @@
 // What the file outbox reads and names (Node): an order file's names in the three layouts, a
-// guest's folder, and one entry read without blocking and checked to be an order. node:fs and
-// node:crypto are loaded only when used.
+// guest's folder, a billing record's name, and one entry read without blocking and checked to be
+// an order (or a billing record). node:fs and node:crypto are loaded only when used.
 import { orderProblem } from './outbox_entry.js';
 
 // The specifiers are variables so that bundlers leave these Node-only imports alone.
@@ -29,6 +29,31 @@ export async function fileNameOf(order) {
   return `${await sha256(JSON.stringify([order.owner, order.basketId]))}${ORDER_SUFFIX}`;
 }
 
+/**
+ * The end of a billing record's name (billed_order.js). Every earlier reader lists only names
+ * ending in ORDER_SUFFIX: it neither reads nor moves these.
+ */
+export const BILLED_SUFFIX = '.billed.json';
+
+/** The first part of the billing record names of (owner, basketId): the SHA-256 as fileNameOf's, and a dot. */
+export async function billedStemOf(key) {
+  return `${await sha256(JSON.stringify([key.owner, key.basketId]))}.`;
+}
+
+/**
+ * A billing record's file name: `<SHA-256 of JSON [owner, basketId]>.<expiresAt>.billed.json`, so
+ * that an expired one is removed by its name, without reading it.
+ */
+export async function billedNameOf(record) {
+  return `${await billedStemOf(record)}${record.expiresAt}${BILLED_SUFFIX}`;
+}
+
+/** When the billing record named `name` expires (epoch ms), or null when it is not such a name. */
+export function billedExpiryOf(name) {
+  const found = /^[0-9a-f]{64}\.(\d{1,16})\.billed\.json$/.exec(name);
+  return found === null ? null : Number(found[1]);
+}
+
 /** The folder of a guest's orders (the third layout): "guest-" and the SHA-256 of the owner in hex. */
 export async function guestFolderOf(owner) {
   return `${GUEST_PREFIX}${await sha256(owner)}`;
@@ -53,11 +78,12 @@ function kindOfEntry(info) {
 }
 
 /**
- * The entry `name` of `folder`: { order }, { problem } when it cannot be read as an order, or
- * null when it is gone (removed meanwhile, e.g. settled by another process). Opened without
- * blocking (a FIFO named like an order must not hang the replay) and checked to be a file.
+ * The entry `name` of `folder`: { value }, { problem } when it cannot be read as an order (as
+ * what `problemOf` checks: default an order), or null when it is gone (removed meanwhile, e.g.
+ * settled by another process). Opened without blocking (a FIFO named like an order must not hang
+ * the replay) and checked to be a file.
  */
-export async function readEntry(fs, folder, name) {
+export async function readEntry(fs, folder, name, problemOf = orderProblem) {
   const file = `${folder}/${name}`;
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
   let handle;
@@ -89,6 +115,6 @@ export async function readEntry(fs, folder, name) {
   } catch (e) {
     return { problem: `not JSON (truncated or garbled, ${text.length} characters): ${e.message}` };
   }
-  const problem = orderProblem(value);
-  return problem === null ? { order: value } : { problem };
+  const problem = problemOf(value);
+  return problem === null ? { value } : { problem };
 }

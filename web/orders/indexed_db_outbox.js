@@ -1,8 +1,11 @@
 // The order outbox in IndexedDB (browsers and workers): one record per order, every write committed
 // before its promise resolves, damaged records moved aside in the same object store, a guest's
 // orders read through a key range, the lock of a guest's orders through navigator.locks, and a
-// note on a BroadcastChannel per write so that every tab knows when a guest's orders changed.
+// note on a BroadcastChannel per write so that every tab knows when a guest's orders changed. The
+// records of orders billed with their offer (billed_order.js) live in a database of their own
+// beside it: every earlier version quarantines whatever else its object store holds.
 import { indexedDbObjectStore } from '../storage/indexed_db_store.js';
+import { billedExpired, billedProblem, checkBilled } from './billed_order.js';
 import { byQuarantineTime, bySequence, checkOrder, orderProblem, randomTag } from './outbox_entry.js';
 import { webLock } from './outbox_lock.js';
 
@@ -10,6 +13,11 @@ import { webLock } from './outbox_lock.js';
 // [0, quarantinedAt, the old key as JSON, a random tag] (a number first: never an order's key),
 // as { quarantine: { key, reason, quarantinedAt }, value: the record as it was }.
 const isQuarantineKey = (key) => Array.isArray(key) && key.length === 4 && key[0] === 0;
+// The billing records' database is the outbox's name and this; its object store, key [owner, basketId].
+const BILLED_DATABASE_SUFFIX = '-billed';
+// Records of guests who never come back are swept by list() at most this often (each guest's own
+// expired ones go whenever that guest's records are read).
+const BILLED_SWEEP_MS = 3_600_000;
 
 function keyProblem(key, value) {
   const problem = orderProblem(value);
@@ -45,6 +53,8 @@ export function indexedDbOrderOutbox({
   IDBKeyRange: keyRanges = globalThis.IDBKeyRange,
 } = {}) {
   const { run, transact, close } = indexedDbObjectStore({ indexedDB, databaseName, storeName, durability: 'strict', owner: 'indexedDbOrderOutbox' });
+  const billed = indexedDbObjectStore({ indexedDB, databaseName: `${databaseName}${BILLED_DATABASE_SUFFIX}`, storeName, durability: 'strict', owner: 'indexedDbOrderOutbox' });
+  let sweptAt = 0;
   const name = `loyalty-qualifier-outbox:${databaseName}/${storeName}`;
   const locks = new Map();
   const lockOf = (owner) => {
@@ -84,7 +94,19 @@ export function indexedDbOrderOutbox({
       };
       return () => {};
     });
+  // The billing records in `range` that have not expired; the expired ones are deleted.
+  const billedIn = async (range = undefined) => {
+    const [keys, values] = await billed.run('readonly', (store) => [store.getAllKeys(range), store.getAll(range)]);
+    const expired = keys.filter((key, i) => billedProblem(values[i]) !== null || billedExpired(values[i]));
+    if (expired.length > 0) await billed.run('readwrite', (store) => expired.map((key) => store.delete(key)));
+    return values.filter((value) => billedProblem(value) === null && !billedExpired(value)).map((value) => structuredClone(value));
+  };
+  const guestRange = (owner) => (typeof keyRanges?.bound === 'function' ? keyRanges.bound([owner], [owner, []]) : null);
   const list = async (range = undefined) => {
+    if (range === undefined && Date.now() - sweptAt > BILLED_SWEEP_MS) {
+      sweptAt = Date.now();
+      await billedIn().catch(() => {}); // the guests who never come back
+    }
     const [keys, values] = await run('readonly', (store) => [store.getAllKeys(range), store.getAll(range)]);
     const orders = [];
     for (let i = 0; i < keys.length; i += 1) {
@@ -103,6 +125,19 @@ export function indexedDbOrderOutbox({
     changeStamp: (owner) => {
       notes(); // listening from the first look on
       return changes.get(owner) ?? 0;
+    },
+    listBilled: async (owner) => {
+      const range = guestRange(owner);
+      return range === null ? (await billedIn()).filter((record) => record.owner === owner) : billedIn(range);
+    },
+    putBilled: async (record) => {
+      const checked = checkBilled(record);
+      await billed.run('readwrite', (store) => store.put(checked, [checked.owner, checked.basketId]));
+      wrote(checked.owner);
+    },
+    removeBilled: async ({ owner, basketId }) => {
+      await billed.run('readwrite', (store) => store.delete([owner, basketId]));
+      wrote(owner);
     },
     put: async (order) => {
       const checked = checkOrder(order);
@@ -137,7 +172,7 @@ export function indexedDbOrderOutbox({
     close: async () => {
       channel?.close();
       channel = null;
-      await close();
+      await Promise.all([close(), billed.close()]);
     },
   };
 }

@@ -235,12 +235,15 @@ export class OrderAttempt {
   }
 
   // The order is decided: removed, remembered, reported once. A turn that lost the lock does
-  // none of it (the new holder sends it again and reports it).
+  // none of it (the new holder sends it again and reports it). Billed with its offer, its
+  // billing record is written first (the holds': web/holds/), so that the outbox holds the offer
+  // all along.
   async #settle(order, outcome, ctx) {
     if (ctx.lost || !(await ctx.lease.held())) {
       ctx.lost = true;
       return outcome;
     }
+    await quietly(() => this.#holds.billed?.(order, outcome));
     const failed = await quietly(() => this.#outbox.remove(order));
     if (failed) this.#unremoved.add(keyOf(order)); // never re-sent by this process
     this.#remember(order, outcome);

@@ -121,18 +121,16 @@ export class OrderCheckout {
     }
   }
 
-  // The guest's orders as the outbox holds them now (one read: the withheld check counts them),
-  // and the pending order with this basket id among them or among the orders queued before the
-  // account was read (or the sale derived from it), or null.
+  // The guest's orders as the outbox holds them now, with those queued before the account was
+  // read with these credentials (one read: the withheld check counts them), and the pending order
+  // with this basket id among them (or the sale derived from it), or null.
   async #ownOrders(owner, basketId, me, credentials) {
-    const [orders, unresolved] = await Promise.all([
+    const [own, unresolved] = await Promise.all([
       this.#holds.readOrders(owner),
       owner === UNRESOLVED_OWNER ? [] : this.#holds.readOrders(UNRESOLVED_OWNER),
     ]);
-    const existing =
-      [...orders, ...unresolved].find(
-        (o) => isGuestsOrder(o, me, credentials) && (o.basketId === basketId || o.derivedFrom?.basketId === basketId),
-      ) ?? null;
+    const orders = [...own, ...unresolved].filter((o) => isGuestsOrder(o, me, credentials)).sort((a, b) => a.sequence - b.sequence);
+    const existing = orders.find((o) => o.basketId === basketId || o.derivedFrom?.basketId === basketId) ?? null;
     return { orders, existing };
   }
 

@@ -52,9 +52,12 @@ export class OrderReplay {
     this.#timer = null;
   }
 
-  /** Runs fn(lease) holding the lock of `owner`'s orders (a lease that cannot be lost when the lock cannot be). */
-  exclusive(owner, fn) {
-    return this.#lock.exclusive(owner, (lease) => fn(lease ?? KEPT_LEASE));
+  /**
+   * Runs fn(lease) holding the lock of `owner`'s orders (a lease that cannot be lost when the lock
+   * cannot be); `background`: a replay's turn, which lets a checkout waiting for the lock go first.
+   */
+  exclusive(owner, fn, { background = false } = {}) {
+    return this.#lock.exclusive(owner, (lease) => fn(lease ?? KEPT_LEASE), { background });
   }
 
   /** One replay: resolves [{ owner, outcome }], one per pending order ('queued' for those still pending). */
@@ -139,7 +142,8 @@ export class OrderReplay {
         entries.push({ owner: listed.owner, outcome: queuedOutcome(listed) });
         continue;
       }
-      // A turn of its own: the guest's lock is free between two orders (a checkout takes it then).
+      // A turn of its own, in the background: the guest's lock is free between two orders, and a
+      // checkout waiting for it, in any process, takes it then.
       const entry = await this.exclusive(listed.owner, async (lease) => {
         const ctx = { lease, ...run, lost: false };
         if (await this.#attempt.removeUnremoved(listed)) return null; // settled here before: never re-sent
@@ -156,7 +160,7 @@ export class OrderReplay {
           lost = true;
           return { owner: stored.owner, outcome: queuedOutcome({ ...stored, lastError: LOCK_LOST }) };
         }
-      });
+      }, { background: true });
       if (entry === null) continue;
       if (entry.outcome.status === 'queued') retry = true;
       entries.push(entry);

@@ -71,6 +71,34 @@ export interface DamagedOrder {
   path?: string;
 }
 
+/**
+ * The record an outbox keeps of an order billed with its offer once the order has left it: the
+ * offer stays held, in every tab and process on the outbox, against every account snapshot
+ * generated before `billedAt`. Never an order: no list() returns it, no replay sends it.
+ */
+export interface BilledOrder {
+  /** Whose order it was (as PendingOrder.owner). */
+  owner: string;
+  merchantId: string | null;
+  userId: string | null;
+  basketId: string;
+  /** The offer it was billed with. */
+  offer: OfferRef;
+  /**
+   * When the loyalty service billed it at the latest, on the service's clock: the generated_at of
+   * an account read made after the billing (the last millisecond of its second when that time is
+   * an HTTP Date, said to the second); null until such a read is made: it then holds against
+   * every snapshot.
+   */
+  billedAt: string | null;
+  /** Epoch milliseconds (the billing device's clock). */
+  recordedAt: number;
+  /** Epoch milliseconds: dropped from then on (the billing hybrid's maxStaleMs after recordedAt, at most 366 days). */
+  expiresAt: number;
+  /** An order queued before its account was read: the credentials it was placed with (its guest's holds count it). */
+  replay?: ReplayCredentials;
+}
+
 /** Where HybridQualifier keeps undecided orders; every method may be synchronous or return a Promise. */
 export interface OrderOutbox {
   /**
@@ -106,6 +134,15 @@ export interface OrderOutbox {
   /** The quarantined entries, oldest first (the built-in outboxes always have it). */
   damaged?(): DamagedOrder[] | Promise<DamagedOrder[]>;
   /**
+   * The billing records of `owner` not expired yet (the built-in outboxes have them, beside the
+   * guest's orders; a change moves changeStamp(owner)). Without listBilled() and putBilled(), the
+   * hybrid that billed an order holds its offer in its memory only.
+   */
+  listBilled?(owner: string): BilledOrder[] | Promise<BilledOrder[]>;
+  /** Inserts or replaces the record of (owner, basketId); durable when it resolves. */
+  putBilled?(record: BilledOrder): void | Promise<void>;
+  removeBilled?(key: Pick<BilledOrder, 'owner' | 'basketId'>): void | Promise<void>;
+  /**
    * Runs fn() while holding the lock of the orders of `options.owner` (a guest: checkout and the
    * replay take it for one order at a time, so a guest never waits for another guest's orders),
    * and settles with fn's result. An outbox that ignores the owner locks all its orders at once:
@@ -113,8 +150,21 @@ export interface OrderOutbox {
    * or this process's. A lock that can be lost passes fn a lease: the order path asks
    * lease.held() before each send, settle and write, and stops once it is false.
    */
-  exclusive?<T>(fn: (lease?: ReplayLease) => T | Promise<T>, options?: { owner?: string }): Promise<T>;
+  exclusive?<T>(fn: (lease?: ReplayLease) => T | Promise<T>, options?: ExclusiveOptions): Promise<T>;
   readonly kind?: string;
+}
+
+/** Whose lock exclusive() takes, and how it waits. */
+export interface ExclusiveOptions {
+  /** The guest whose orders are locked; without one, the whole outbox (a lock the package no longer takes). */
+  owner?: string;
+  /**
+   * A holder in the background (the replay's turns): it lets a waiter that is not (a checkout)
+   * take the lock first. The file outbox honours it across processes (a checkout that waits leaves
+   * a waiting mark beside the lock directory); navigator.locks and the memory outbox serve
+   * waiters in order anyway.
+   */
+  background?: boolean;
 }
 
 /** Whether a replay lock is still its holder's (false once another replayer took it over). */
@@ -136,10 +186,13 @@ export interface LockingOrderOutbox extends OrderOutbox {
    * holder ran on this host and its process is gone. Not re-entrant: fn must not call exclusive()
    * of the same outbox and guest.
    */
-  exclusive<T>(fn: (lease: ReplayLease) => T | Promise<T>, options?: { owner?: string }): Promise<T>;
+  exclusive<T>(fn: (lease: ReplayLease) => T | Promise<T>, options?: ExclusiveOptions): Promise<T>;
   get(key: Pick<PendingOrder, 'owner' | 'basketId'>): PendingOrder | null | Promise<PendingOrder | null>;
   listOwner(owner: string): PendingOrder[] | Promise<PendingOrder[]>;
   changeStamp(owner: string): string | number | null | Promise<string | number | null>;
+  listBilled(owner: string): BilledOrder[] | Promise<BilledOrder[]>;
+  putBilled(record: BilledOrder): void | Promise<void>;
+  removeBilled(key: Pick<BilledOrder, 'owner' | 'basketId'>): void | Promise<void>;
 }
 
 export interface MemoryOrderOutbox extends LockingOrderOutbox {
@@ -152,6 +205,9 @@ export interface MemoryOrderOutbox extends LockingOrderOutbox {
   remove(order: Pick<PendingOrder, 'owner' | 'basketId'>): void;
   /** Always empty: every order was checked when put. */
   damaged(): DamagedOrder[];
+  listBilled(owner: string): BilledOrder[];
+  putBilled(record: BilledOrder): void;
+  removeBilled(key: Pick<BilledOrder, 'owner' | 'basketId'>): void;
 }
 
 export interface IndexedDbOrderOutbox extends LockingOrderOutbox {
@@ -171,7 +227,9 @@ export function memoryOrderOutbox(): MemoryOrderOutbox;
  * [0, quarantinedAt, old key as JSON, tag] of the same store, as { quarantine: { key, reason, quarantinedAt }, value }.
  * listOwner() reads the key range of the guest; changeStamp() moves with this object's writes
  * and with the notes every other tab or worker of the origin posts on the BroadcastChannel
- * "loyalty-qualifier-outbox:<databaseName>/<storeName>" after each of its writes.
+ * "loyalty-qualifier-outbox:<databaseName>/<storeName>" after each of its writes. Billing records
+ * live in the database "<databaseName>-billed" (object store `storeName`, key [owner, basketId]),
+ * which no earlier version opens.
  */
 export function indexedDbOrderOutbox(options?: {
   indexedDB?: IndexedDbFactoryLike;
@@ -186,7 +244,8 @@ export function indexedDbOrderOutbox(options?: {
  * still read and removed, and moved by the next put() of their order), written to a temporary
  * file, synced, renamed (the folder synced too). Damaged entries move to `<directory>/quarantine/`.
  * changeStamp() is the guest folder's modification time (null while it changed within the last
- * 50 ms: read again).
+ * 50 ms: read again). A billing record is `<SHA-256 of JSON [owner, basketId]>.<expiresAt>.billed.json`
+ * in its guest's folder (readers of orders list only `*.order.json`); list() removes expired ones by name.
  */
 export function fileOrderOutbox(options: {
   directory: string;

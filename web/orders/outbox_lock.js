@@ -8,8 +8,10 @@
 // gone silent), and one whose holder ran on this host and is gone, at once. So a lock can be lost:
 // exclusive(fn) gives fn a lease whose held() says whether the lock is still its own, which the
 // replay asks before each send, settle and write (a lost lock is safe: the service bills a basket
-// id once, with the same body). Browser-safe to import: node:fs, node:os and node:crypto are
-// loaded only when a lock directory is used.
+// id once, with the same body). Waiters on a lock directory poll, so they are not served in
+// order: a waiter in the foreground (a checkout) leaves a waiting mark beside the lock, and a
+// holder in the background (a replay turn) lets it go first. Browser-safe to import: node:fs,
+// node:os and node:crypto are loaded only when a lock directory is used.
 
 /** The lease of a lock that cannot be lost (in-process, navigator.locks). */
 export const KEPT_LEASE = Object.freeze({ held: async () => true });
@@ -117,6 +119,23 @@ async function removeLock(fs, path, suffix) {
   await fs.rm(remains, { recursive: true, force: true });
 }
 
+// Leaves the waiting mark `mark` and touches it every staleMs / 3 (an unref'd timer); a mark that
+// cannot be written is no mark (this waiter then polls like any other).
+async function markWaiting(fs, mark, waiter, staleMs) {
+  try {
+    await fs.writeFile(mark, JSON.stringify(waiter));
+  } catch {
+    return null;
+  }
+  const touch = () => {
+    const now = new Date();
+    fs.utimes(mark, now, now).catch(() => {});
+  };
+  const timer = setInterval(touch, Math.max(10, Math.floor(staleMs / 3)));
+  timer.unref?.();
+  return { path: mark, timer };
+}
+
 /**
  * Removes the stale lock directory at `path`. Breakers take turns through a second directory
  * (`path`.break) and look again once they hold it, so a lock that a breaker just took over is
@@ -141,12 +160,46 @@ async function breakStale(fs, path, staleMs, host, boot, unique) {
   }
 }
 
+const WAITING = '.waiting-';
+
+/**
+ * Whether a waiter in the foreground waits for the lock directory at `path`: a waiting mark
+ * `path`.waiting-<token> ({ pid, host, boot }) that its waiter touches every staleMs / 3. A mark
+ * nobody touched for staleMs, or whose waiter ran on this host and is gone, is removed.
+ */
+async function foregroundWaiting(fs, path, staleMs, host, boot) {
+  const slash = path.lastIndexOf('/');
+  const [parent, prefix] = [path.slice(0, slash), `${path.slice(slash + 1)}${WAITING}`];
+  const names = await fs.readdir(parent).catch(() => []);
+  for (const name of names.filter((n) => n.startsWith(prefix))) {
+    const mark = `${parent}/${name}`;
+    const info = await fs.stat(mark).catch(() => null);
+    if (info === null) continue;
+    let waiter = null;
+    try {
+      waiter = JSON.parse(await fs.readFile(mark, 'utf8'));
+    } catch {
+      waiter = null; // being written
+    }
+    const gone = waiter?.host === host && Number.isInteger(waiter.pid) && ((waiter.boot != null && boot !== null && waiter.boot !== boot) || !isAlive(waiter.pid));
+    if (gone || Date.now() - info.mtimeMs > staleMs) {
+      await fs.rm(mark, { force: true }).catch(() => {});
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
 /**
  * Takes the lock directory at `path` (waiting while another holder has it) and returns
  * { held(), release() }. The directory holds `holder.json` ({ pid, host, boot, token, since }); a timer (unref'd:
- * it never keeps a process alive) touches the directory every staleMs / 3 while it is held.
+ * it never keeps a process alive) touches the directory every staleMs / 3 while it is held. A
+ * waiter in the foreground marks that it waits (foregroundWaiting) from its first failed try
+ * until it holds the lock; one in the `background` does not take a free lock while such a mark is
+ * there.
  */
-async function acquire(path, parent, staleMs) {
+async function acquire(path, parent, staleMs, { background = false } = {}) {
   const fs = await nodeModule('node:fs/promises');
   const os = await nodeModule('node:os');
   const { randomBytes } = await nodeModule('node:crypto');
@@ -155,28 +208,42 @@ async function acquire(path, parent, staleMs) {
   const boot = await bootId(fs);
   const token = unique();
   let wait = 5;
+  let marked = null; // { path, timer } while this foreground waiter's mark is there
   // When the directory was made, on the wall clock and on the monotonic one (below: held()).
   let madeAt;
   let madeAtMono;
-  for (;;) {
-    madeAt = Date.now();
-    madeAtMono = performance.now();
-    try {
-      await fs.mkdir(path);
-      break;
-    } catch (e) {
-      if (e.code === 'ENOENT') {
-        await fs.mkdir(parent, { recursive: true });
+  try {
+    for (;;) {
+      if (background && (await foregroundWaiting(fs, path, staleMs, host, boot))) {
+        await pause(wait);
+        wait = Math.min(wait * 2, 25);
         continue;
       }
-      if (e.code !== 'EEXIST') throw e;
+      madeAt = Date.now();
+      madeAtMono = performance.now();
+      try {
+        await fs.mkdir(path);
+        break;
+      } catch (e) {
+        if (e.code === 'ENOENT') {
+          await fs.mkdir(parent, { recursive: true });
+          continue;
+        }
+        if (e.code !== 'EEXIST') throw e;
+      }
+      if ((await staleness(fs, path, staleMs, host, boot)) !== null) {
+        await breakStale(fs, path, staleMs, host, boot, unique);
+        continue;
+      }
+      if (!background && marked === null) marked = await markWaiting(fs, `${path}${WAITING}${token}`, { pid: process.pid, host, boot }, staleMs);
+      await pause(wait);
+      wait = Math.min(wait * 2, 25); // a waiter looks again soon: a lock is held for one order at a time
     }
-    if ((await staleness(fs, path, staleMs, host, boot)) !== null) {
-      await breakStale(fs, path, staleMs, host, boot, unique);
-      continue;
+  } finally {
+    if (marked !== null) {
+      clearInterval(marked.timer);
+      await fs.rm(marked.path, { force: true }).catch(() => {});
     }
-    await pause(wait);
-    wait = Math.min(wait * 2, 25); // a waiter looks again soon: a lock is held for one order at a time
   }
   const holder = { pid: process.pid, host, boot, token, since: Date.now() };
   await fs.writeFile(`${path}/${HOLDER}`, JSON.stringify(holder));
@@ -206,26 +273,27 @@ async function acquire(path, parent, staleMs) {
 }
 
 /**
- * `{ path, exclusive(fn) }` over the lock directory `directory`/`name` (Node): one holder at a time
- * across every process on this machine (and across machines sharing the directory). A holder is
- * replaced at once when it ran on this host and its process is gone, else after `staleMs` without
- * a touch (its lease: a live holder touches it every staleMs / 3). fn(lease) runs with
- * lease.held(): whether the lock is still this holder's. Not re-entrant: fn() must not call
- * exclusive() on the same lock.
+ * `{ path, exclusive(fn, { background }) }` over the lock directory `directory`/`name` (Node): one
+ * holder at a time across every process on this machine (and across machines sharing the
+ * directory). A holder is replaced at once when it ran on this host and its process is gone, else
+ * after `staleMs` without a touch (its lease: a live holder touches it every staleMs / 3).
+ * fn(lease) runs with lease.held(): whether the lock is still this holder's. A `background` caller
+ * (the replay) lets a foreground waiter of another process (a checkout) take a free lock first.
+ * Not re-entrant: fn() must not call exclusive() on the same lock.
  */
 export function directoryLock(directory, { name = 'replay.lock', staleMs = DEFAULT_STALE_MS } = {}) {
   const parent = directory.replace(/[\\/]+$/, '');
   const path = `${parent}/${name}`;
   return {
     path,
-    exclusive(fn) {
+    exclusive(fn, { background = false } = {}) {
       let queue = queues.get(path);
       if (queue === undefined) {
         queue = inProcessLock();
         queues.set(path, queue);
       }
       return queue.exclusive(async () => {
-        const { held, release } = await acquire(path, parent, staleMs);
+        const { held, release } = await acquire(path, parent, staleMs, { background });
         try {
           return await fn({ held });
         } finally {
@@ -245,11 +313,12 @@ const lockOfOutbox = new WeakMap();
  * that takes no owner locks all its orders at once, which is correct, only less concurrent); for
  * an outbox without exclusive(), navigator.locks' "loyalty-qualifier-outbox:<owner>" (across
  * tabs) or, without it, one lock per outbox and guest in this realm. Its exclusive(owner, fn)
- * always returns a Promise.
+ * always returns a Promise. exclusive(owner, fn, { background: true }) passes `background` on (the
+ * replay's turns: a checkout waiting for the same guest goes first where the outbox can tell).
  */
 export function replayLock(outbox) {
   if (typeof outbox.exclusive === 'function') {
-    return { exclusive: (owner, fn) => Promise.resolve(outbox.exclusive(fn, { owner })) };
+    return { exclusive: (owner, fn, { background = false } = {}) => Promise.resolve(outbox.exclusive(fn, background ? { owner, background } : { owner })) };
   }
   let locks = lockOfOutbox.get(outbox);
   if (locks === undefined) {

@@ -74,7 +74,8 @@ test('the discount of an order\'s offer: the engine\'s, with only what holds aga
 test('the local answers read the outbox again only when its change stamp moved', async () => {
   const outbox = memoryOrderOutbox();
   let reads = 0;
-  const counted = { ...outbox, listOwner: (owner) => { reads += 1; return outbox.listOwner(owner); } };
+  // The guest's own orders read (those queued before an account was read are looked at too).
+  const counted = { ...outbox, listOwner: (owner) => { if (owner === me.owner) reads += 1; return outbox.listOwner(owner); } };
   const { holds, snapshots } = holdsOver(counted);
   try {
     await snapshots.ready();

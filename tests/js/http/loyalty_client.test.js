@@ -176,12 +176,36 @@ describe('the account read options narrow account() and accountIfChanged()', () 
     assert.equal(first.notModified, false);
     assert.deepEqual(first.snapshot, await client.account(options));
     assert.match(first.etag, /^"/);
-    assert.deepEqual(await client.accountIfChanged(first.etag, options), { notModified: true, etag: first.etag });
+    assert.deepEqual(await client.accountIfChanged(first.etag, options), { notModified: true, etag: first.etag, servedAt: '2026-11-24T13:15:00Z' });
     // The whole account has another body, so another tag: the narrowed tag does not match it.
     const whole = await client.accountIfChanged(first.etag);
     assert.equal(whole.notModified, false);
     assert.notEqual(whole.etag, first.etag);
     assert.equal((await client.accountIfChanged(whole.etag, options)).notModified, false);
+  });
+
+  test("the service's time of the answer (its Date header, on the service's clock): accountIfChanged's servedAt, 200 and 304, and account()'s onAnswer; null when the page cannot read it", async () => {
+    const client = clientFor('u_1001');
+    const first = await client.accountIfChanged(null);
+    assert.equal(first.servedAt, '2026-11-24T13:15:00Z', 'the service runs on --now 2026-11-24T13:15:00Z, whatever this clock says');
+    assert.equal((await client.accountIfChanged(first.etag)).servedAt, '2026-11-24T13:15:00Z', 'a 304 says it too');
+    const told = [];
+    const snapshot = await client.account({ redemptionVenue: 'instore', onAnswer: (answer) => told.push(answer) });
+    assert.ok(Array.isArray(snapshot.rewards), 'the read, as it came');
+    assert.equal(told.length, 1);
+    assert.equal(told[0].servedAt, '2026-11-24T13:15:00Z');
+    assert.match(told[0].etag, /^"/);
+    // A cross-origin answer that does not expose Date reads as none (fetch's headers.get gives null).
+    const hidden = clientFor('u_1001', {
+      fetch: async (url, init) => {
+        const answer = await fetch(url, init);
+        const headers = new Headers(answer.headers);
+        headers.delete('date');
+        return new Response(await answer.text(), { status: answer.status, headers });
+      },
+    });
+    assert.equal((await hidden.accountIfChanged(null)).servedAt, null);
+    await assert.rejects(client.account({ onAnswer: 'yes' }), { name: 'TypeError', message: 'onAnswer must be a function' });
   });
 
   test('a venue the service does not know is its 400; options of the wrong type fail before any request', async () => {
@@ -230,6 +254,39 @@ describe('the account read options narrow account() and accountIfChanged()', () 
       // only, is in it.
       const local = await hybrid.qualify(latte);
       assert.ok(local.rewards.some((r) => r.id === 'rw_breakfast_20'), JSON.stringify(local.rewards.map((r) => r.id)));
+    } finally {
+      hybrid.dispose();
+    }
+  });
+});
+
+describe("a 'loyalty-api' snapshot carries the service's time", () => {
+  const context = { merchantId: 'm_harbor_coffee', locationUid: 'harbor-downtown', venue: 'instore', timeZone: 'America/New_York' };
+  const hourBehind = () => Date.now() - 3_600_000;
+
+  test("generated_at is the answer's Date (the service's clock, to the second), not the kiosk's clock an hour behind", async () => {
+    const hybrid = new HybridQualifier({ client: clientFor('u_1001'), accountShape: 'loyalty-api', context, now: hourBehind });
+    try {
+      const snapshot = await hybrid.refresh();
+      assert.equal(snapshot.generated_at, '2026-11-24T13:15:00Z');
+    } finally {
+      hybrid.dispose();
+    }
+  });
+
+  test("without a Date the page may read (cross-origin, not exposed), generated_at is the kiosk's clock", async () => {
+    const fetchWithoutDate = async (url, init) => {
+      const answer = await fetch(url, init);
+      const headers = new Headers(answer.headers);
+      headers.delete('date');
+      return new Response(answer.status === 304 ? null : await answer.text(), { status: answer.status, headers });
+    };
+    const hybrid = new HybridQualifier({ client: clientFor('u_1001', { fetch: fetchWithoutDate }), accountShape: 'loyalty-api', context, now: hourBehind });
+    try {
+      const before = hourBehind();
+      const snapshot = await hybrid.refresh();
+      const generated = Date.parse(snapshot.generated_at);
+      assert.ok(generated >= before && generated <= hourBehind(), `${snapshot.generated_at}: the kiosk's clock`);
     } finally {
       hybrid.dispose();
     }

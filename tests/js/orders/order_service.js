@@ -30,15 +30,22 @@ export let port;
 export let db;
 export let scratch;
 
-/** Registers the file's before/after: the service on `<name>.db` in a scratch folder `lq-<name>-*`. */
-export function useOrderService(name) {
+// The service's clock: FIXED_NOW (true), or its own (false: its times move, as a real service's).
+let fixedClock = true;
+
+/**
+ * Registers the file's before/after: the service on `<name>.db` in a scratch folder `lq-<name>-*`,
+ * on FIXED_NOW, or with `{ ownClock: true }` on its own clock.
+ */
+export function useOrderService(name, { ownClock = false } = {}) {
   scratch = scratchDir(`lq-${name}-`);
   db = path.join(scratch.dir, `${name}.db`);
+  fixedClock = !ownClock;
   before(async () => {
     ensureWasm();
     serviceBinary();
     lq = await import('../../../web/index.js');
-    service = await startService({ db, now: true, delay: NO_ACCRUAL });
+    service = await startService({ db, now: fixedClock, delay: NO_ACCRUAL });
     port = new URL(service.url).port;
   }, { timeout: 900_000 });
   after(async () => {
@@ -52,7 +59,7 @@ export const stopService = () => service.stop();
 
 /** The service back after an outage: the same database, the same port. */
 export async function startServiceAgain() {
-  service = await startService({ db, now: true, delay: NO_ACCRUAL, port });
+  service = await startService({ db, now: fixedClock, delay: NO_ACCRUAL, port });
 }
 
 /** A LoyaltyClient of a fixture guest, on the service unless `baseUrl` says otherwise. */

@@ -84,5 +84,5 @@ TEST_CASE("the grant names the API's methods and headers, and what a page may re
                      "Access-Control-Allow-Private-Network") == "true");
   const auto answer = lq::service::allowed_origin_headers("http://localhost:5173");
   CHECK(header_value(answer, "Access-Control-Allow-Origin") == "http://localhost:5173");
-  CHECK(header_value(answer, "Access-Control-Expose-Headers") == "ETag, Retry-After");
+  CHECK(header_value(answer, "Access-Control-Expose-Headers") == "Date, ETag, Retry-After");
 }
