@@ -3,12 +3,13 @@
 //
 //   node bench/run.mjs [--quick] [--soak-calls N] [--no-soak] [--no-callgrind] [--no-service]
 //                      [--no-browser] [--no-worker] [--only worker] [--only messages]
-//                      [--only emulator]
+//                      [--only emulator] [--only react]
 //
 // --quick: fewer rounds and a 100,000-call soak (a smoke run; the figures are noisier).
 // --only worker: only the rows of the engine in a Web Worker (bench/worker.mjs, issue 22).
 // --only messages: only the rows of loyalty-qualifier/messages (bench/messages.mjs, issue 30).
 // --only emulator: only the rows of loyalty-qualifier/emulator (bench/emulator.mjs, issue 37).
+// --only react: only the row of loyalty-qualifier/react's download (issue 38).
 // Results also go to build/bench/results.json. Exit code 0 whatever the figures say (a benchmark
 // reports; it does not gate), 1 when a step could not run or an answer was wrong.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -370,6 +371,25 @@ function messagesFigures() {
   results.figures.messages_format_fresh_ms = { value: m.freshMs };
 }
 
+/**
+ * What loyalty-qualifier/react adds to a page (issue 38): gzip -9 of esbuild's minified bundle of
+ * web/react/react.js with React and the package's main entry left out (the page has both), and
+ * whether the base page (web/index.js bundled) reaches it or React.
+ */
+async function reactDownload() {
+  const esbuild = await import('esbuild');
+  const bundle = async (entry, external) => esbuild.build({ entryPoints: [path.join(root, entry)], bundle: true, minify: true,
+    format: 'esm', platform: 'browser', write: false, external, logLevel: 'silent', legalComments: 'none', metafile: true });
+  const hooks = await bundle('web/react/react.js', ['react', 'loyalty-qualifier']);
+  const gzip = gzipSync(hooks.outputFiles[0].contents, { level: 9 }).length;
+  row('loyalty-qualifier/react download, gzip -9 (useHybridQualifier + useOffers; React and the main entry external)',
+    `${(gzip / 1024).toFixed(2)} KB (${gzip} B)`, '<= 2 KB', gzip <= 2 * 1024, 'react_gzip_bytes', gzip);
+  const base = await bundle('web/index.js', []);
+  const reaches = Object.keys(base.metafile.inputs).some((file) => /web[\\/]react[\\/]|node_modules[\\/]react/.test(file));
+  row('  the base page (web/index.js bundled) reaches loyalty-qualifier/react or React', reaches ? 'yes' : 'no', 'no', !reaches,
+    'react_in_base_bundle', reaches);
+}
+
 /** bench/browser.mjs: the JS API in Chromium through Playwright (bench/README.md). */
 function browserFigures() {
   if (flag('--no-browser')) return;
@@ -584,7 +604,13 @@ async function main() {
     printTable();
     return failures === 0 ? 0 : 1;
   }
-  if (only !== null) throw new Error(`--only ${only}: only 'worker', 'messages' and 'emulator' are known`);
+  if (only === 'react') {
+    await reactDownload();
+    results.rows = rows;
+    printTable();
+    return failures === 0 ? 0 : 1;
+  }
+  if (only !== null) throw new Error(`--only ${only}: only 'worker', 'messages', 'emulator' and 'react' are known`);
   const files = prepare();
   const api = await import(pathToFileURL(path.join(root, 'web/index.js')).href);
   await jsAndWasm(files);
@@ -618,6 +644,7 @@ async function main() {
   downloadSize();
   await emulatorFigures();
   messagesFigures();
+  await reactDownload();
   browserFigures();
   await workerFigures();
   await soak(files);

@@ -15,6 +15,8 @@ const NPM_PACKAGES = [
   'node_modules/vite/package.json',
   'node_modules/jsdom/package.json',
   'node_modules/webpack/package.json',
+  'node_modules/react/package.json',
+  'node_modules/react-dom/package.json',
 ];
 
 /** Installs the missing Debian packages; run(command, args) runs a command or throws. */

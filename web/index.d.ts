@@ -1,4 +1,5 @@
 // Types of the loyalty-qualifier package (hand-written; checked with tsc by `npm test`).
+import type { QualifierEventMap, QualifierEvents } from './events/events.js';
 
 /** A decimal as stored in the snapshot: a JSON number or a numeric string. */
 export type Decimal = number | string;
@@ -322,8 +323,11 @@ export interface QualifierOptions extends LoadOptions {
   now?: Clock | Date | number;
 }
 
-/** A loaded snapshot. Every method throws QualifyError (410) after dispose(). */
-export interface Qualifier {
+/**
+ * A loaded snapshot. Every method throws DisposedError (a QualifyError 410) after dispose(). An
+ * EventTarget: 'snapshotchange' (reason 'set') after each setSnapshot().
+ */
+export interface Qualifier extends QualifierEvents<QualifierEventMap> {
   /**
    * Throws QualifyError (400) for a malformed request. A string, or UTF-8 bytes (a Uint8Array such
    * as a Buffer read from a file), goes to the engine as it is: the same message as the service
@@ -346,6 +350,8 @@ export interface Qualifier {
   setSnapshot(snapshot: Snapshot | string | Uint8Array): void;
   /** Frees the wasm memory; idempotent. */
   dispose(): void;
+  /** `using q = await createQualifier(...)`: dispose() at the end of the block. */
+  [Symbol.dispose](): void;
   readonly disposed: boolean;
 }
 
@@ -356,9 +362,21 @@ export interface Qualifier {
  */
 export class QualifyError extends Error {
   constructor(code: number, message: string);
-  name: 'QualifyError';
+  /** 'DisposedError' for the DisposedError subclass. */
+  name: 'QualifyError' | 'DisposedError';
   code: number;
   toJSON(): { code: number; message: string };
+}
+
+/**
+ * The error of a call on a disposed object, and of every call in flight when it was disposed: a
+ * QualifyError 410 (code, message and toJSON() as before) whose name is 'DisposedError', so that
+ * a caller tells "this object is gone" from a failure (docs/reference.md#cancellation-and-disposal).
+ */
+export class DisposedError extends QualifyError {
+  constructor(message: string);
+  name: 'DisposedError';
+  code: 410;
 }
 
 /**
@@ -477,6 +495,8 @@ export function centsOf(amount: Decimal, options?: { round?: 'half-up' | 'up' })
 /** Integer cents as the decimal text the API expects: 475 -> "4.75", -5 -> "-0.05". */
 export function decimalOfCents(cents: number): string;
 
+export * from './events/events.js';
+export * from './lifecycle/lifecycle.js';
 export * from './http/http.js';
 export * from './snapshots/snapshots.js';
 export * from './storage/storage.js';

@@ -2,6 +2,9 @@
 // concept lives in its own module, and no module imports this one, so there is no import cycle.
 
 export { QualifyError } from './engine/qualify_error.js';
+export { DisposedError } from './engine/disposed_error.js';
+// The events qualifiers dispatch (docs/reference.md#events).
+export { HubReachabilityEvent, OrderSettledEvent, SnapshotChangeEvent } from './events/qualifier_events.js';
 export { createQualifier, diagnostics, initQualifier } from './engine/qualifier.js';
 // The loyalty service's own account read as a snapshot; IANA zones as POSIX rules through Intl.
 export { snapshotFromAccount } from './account/snapshot_from_account.js';

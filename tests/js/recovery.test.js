@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { createQualifier, diagnostics, QualifyError } from '../../web/index.js';
+import { createQualifier, diagnostics, DisposedError, QualifyError } from '../../web/index.js';
 import { examplePointsProducts, exampleRewards, readJson } from './support.js';
 
 const snapshot = readJson('examples/snapshot.json');
@@ -17,11 +17,11 @@ function ids(answer) {
 
 const expected = { rewards: exampleRewards, points_products: examplePointsProducts };
 
-function assertQualifyError(fn, code, fragment) {
+function assertQualifyError(fn, code, fragment, name = 'QualifyError') {
   assert.throws(fn, (e) => {
     assert.ok(e instanceof QualifyError, `not a QualifyError: ${e}`);
     assert.ok(e instanceof Error);
-    assert.equal(e.name, 'QualifyError');
+    assert.equal(e.name, name);
     assert.equal(e.code, code, e.message);
     if (fragment !== undefined) assert.match(e.message, fragment);
     assert.deepEqual(e.toJSON(), { code: e.code, message: e.message });
@@ -106,15 +106,26 @@ test(
   },
 );
 
-test('a disposed qualifier throws a clear QualifyError', { timeout: 30_000 }, async () => {
+test('a disposed qualifier throws DisposedError: a QualifyError 410 named for what it is', { timeout: 30_000 }, async () => {
   const q = await createQualifier(snapshot);
   assert.equal(q.disposed, false);
   q.dispose();
   q.dispose();
   assert.equal(q.disposed, true);
-  assertQualifyError(() => q.qualify(basket), 410, /disposed/);
-  assertQualifyError(() => q.explain(basket), 410, /disposed/);
-  assertQualifyError(() => q.setSnapshot(snapshot), 410, /disposed/);
+  for (const call of [() => q.qualify(basket), () => q.explain(basket), () => q.setSnapshot(snapshot)]) {
+    assertQualifyError(call, 410, /disposed/, 'DisposedError');
+    assert.throws(call, DisposedError);
+  }
+});
+
+test('`using` disposes a qualifier at the end of its block (Symbol.dispose)', { timeout: 30_000 }, async () => {
+  const before = (await diagnostics()).liveHandles;
+  const q = await createQualifier(snapshot);
+  assert.equal((await diagnostics()).liveHandles, before + 1);
+  assert.equal(typeof Symbol.dispose, 'symbol', 'Node 20 has Symbol.dispose');
+  q[Symbol.dispose]();
+  assert.equal(q.disposed, true);
+  assert.equal((await diagnostics()).liveHandles, before);
 });
 
 test('answers are frozen: a caller cannot corrupt later answers', { timeout: 30_000 }, async () => {

@@ -3,6 +3,9 @@
 // the module: engine_module.js; arguments into wasm memory: engine_input.js.
 
 import { QualifyError } from './qualify_error.js';
+import { DisposedError } from './disposed_error.js';
+import { SnapshotChangeEvent } from '../events/qualifier_events.js';
+import { DISPOSE } from '../lifecycle/disposal.js';
 import { checkOptions, chooseWasmSource, forgetModule, loadModule } from './engine_module.js';
 import { engineInput, snapshotJson, writeInput } from './engine_input.js';
 import { checkStatus } from './engine_status.js';
@@ -15,8 +18,6 @@ import {
 } from './wire.js';
 
 export { initQualifier } from './engine_module.js';
-
-const DISPOSED = 410;
 
 // A qualifier dropped without dispose() still frees its wasm handle once collected.
 const handleRegistry =
@@ -68,8 +69,11 @@ function offerRef(offer) {
   return offer;
 }
 
-/** A loaded snapshot. Create it with createQualifier(); call dispose() when done. */
-class Qualifier {
+/**
+ * A loaded snapshot. Create it with createQualifier(); call dispose() when done. An EventTarget:
+ * 'snapshotchange' (reason 'set') after each setSnapshot().
+ */
+class Qualifier extends EventTarget {
   #module;
   #handle;
   #clock;
@@ -83,6 +87,7 @@ class Qualifier {
   #ids = [];
 
   constructor(module, handle, clock) {
+    super();
     this.#module = module;
     this.#handle = handle;
     this.#clock = clock;
@@ -118,9 +123,10 @@ class Qualifier {
     const status = this.#call(() => handle.load(writeInput(this.#module, handle, text)));
     checkStatus(status, handle);
     this.#readOfferTable();
+    this.dispatchEvent(new SnapshotChangeEvent('set'));
   }
 
-  /** Frees the wasm memory of this snapshot; any later call throws QualifyError (410). */
+  /** Frees the wasm memory of this snapshot; any later call throws DisposedError (a QualifyError 410). */
   dispose() {
     if (this.#handle === null) return;
     if (handleRegistry !== null) handleRegistry.unregister(this);
@@ -129,13 +135,18 @@ class Qualifier {
     this.#forgetOffers();
   }
 
+  /** `using q = await createQualifier(...)`: dispose() at the end of the block. */
+  [DISPOSE]() {
+    this.dispose();
+  }
+
   get disposed() {
     return this.#handle === null;
   }
 
   #live() {
     if (this.#handle === null) {
-      throw new QualifyError(DISPOSED, 'this qualifier has been disposed');
+      throw new DisposedError('this qualifier has been disposed');
     }
     return this.#handle;
   }

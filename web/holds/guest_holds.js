@@ -139,6 +139,9 @@ export class GuestHolds {
    * a store hub, the claim of basket `basketId`.
    */
   async withheld({ me, orders, request, offer, basketId }) {
+    // The same basket checked out again after it was billed here with this offer (a retry after
+    // an abort or a reload): its own hold is no reason to withhold it; the service answers what it billed.
+    if (this.#billed.some((b) => b.owner === me.owner && b.basketId === basketId && b.offer?.kind === offer.kind && b.offer?.id === offer.id)) return null;
     let local = null;
     try {
       local = await this.#inTurn(async () => {

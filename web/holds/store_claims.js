@@ -4,7 +4,8 @@
 // without the offer) or spends it (billed with it, with the loyalty service's time of a read made
 // after the billing); a settlement the hub does not take is kept (kept_settlements.js) and sent
 // again later. The guest's live claims are known from the last answer, refreshed in the
-// background: a slow or stopped hub never delays a local answer.
+// background: a slow or stopped hub never delays a local answer. An EventTarget: 'change' when an
+// answer brings live claims other than those known (the hybrid then takes them off its snapshot).
 import { experienceOf } from './held_snapshot.js';
 
 // Live claims older than this are asked for again (in the background) at the next look.
@@ -35,7 +36,7 @@ const taken = (answer) => !answer.unreachable && ![401, 408, 429].includes(answe
 const basketBody = (order) => ({ merchant_id: order.merchantId, user_id: order.userId, basket_id: order.derivedFrom?.basketId ?? order.basketId });
 const basketKey = (c) => JSON.stringify([c.merchant_id, c.user_id, c.basket_id]);
 
-export class StoreClaims {
+export class StoreClaims extends EventTarget {
   #hub;
   #kept;
   #now;
@@ -52,6 +53,7 @@ export class StoreClaims {
 
   /** hub: a StoreHubClient; kept: KeptSettlements; now: the clock of ages (epoch ms). */
   constructor({ hub, kept, now = Date.now }) {
+    super();
     this.#hub = hub;
     this.#kept = kept;
     this.#now = now;
@@ -199,8 +201,10 @@ export class StoreClaims {
       .claims(me.merchantId, me.userId)
       .then((answer) => {
         if (answer.status === 200 && Array.isArray(answer.body?.claims)) {
+          const changed = this.#live?.owner !== me.owner || JSON.stringify(this.#live.claims) !== JSON.stringify(answer.body.claims);
           this.#live = { owner: me.owner, at: askedAt, claims: answer.body.claims, truncated: answer.body.truncated === true };
           this.#lastError = null;
+          if (changed) this.dispatchEvent(new Event('change'));
         } else {
           // The last claims known stay in use (their age says how old they are).
           this.#lastError = answer.message ?? `the store hub answered ${answer.status}: ${answer.body?.message ?? 'no message'}`;

@@ -2,6 +2,9 @@
 // for a basket, their release or spend when the order settles, and the guest's live claims. Every
 // call carries the store key and is bounded by a timeout. Answers are { status, body }; a hub that
 // cannot be reached (no answer, a timeout, a 5xx) is { unreachable: true, message }, never a throw.
+// The client is an EventTarget: 'hubreachabilitychange' when a call finds the hub answering after
+// it did not (or at the first call), or not answering after it did.
+import { HubReachabilityEvent } from '../events/qualifier_events.js';
 
 const DEFAULT_TIMEOUT_MS = 3_000;
 
@@ -28,14 +31,16 @@ export function hubOption(hub) {
   return { url: parsed.href.replace(/\/$/, ''), storeKey, kioskId, timeoutMs, fetch: fetchImpl };
 }
 
-export class StoreHubClient {
+export class StoreHubClient extends EventTarget {
   #url;
   #storeKey;
   #timeoutMs;
   #fetch;
+  #reachable = { reachable: null, message: null };
 
   /** options: hubOption()'s. */
   constructor({ url, storeKey, kioskId, timeoutMs, fetch: fetchImpl }) {
+    super();
     this.#url = url;
     this.#storeKey = storeKey;
     this.kioskId = kioskId;
@@ -69,7 +74,25 @@ export class StoreHubClient {
     return this.#call('GET', '/hub/health');
   }
 
+  /** Whether the hub answered the last call: { reachable: true | false | null (no call yet), message }. */
+  get reachability() {
+    return { ...this.#reachable };
+  }
+
   async #call(method, route, body) {
+    const answer = await this.#exchange(method, route, body);
+    const reachable = answer.unreachable !== true;
+    const message = reachable ? null : answer.message;
+    if (reachable !== this.#reachable.reachable) {
+      this.#reachable = { reachable, message };
+      this.dispatchEvent(new HubReachabilityEvent(reachable, message));
+    } else {
+      this.#reachable.message = message;
+    }
+    return answer;
+  }
+
+  async #exchange(method, route, body) {
     const headers = { 'Store-Key': this.#storeKey };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     let response;

@@ -13,6 +13,8 @@ import type { QualifierWorkerHost } from '../worker/worker.js';
 import type { AccountAnswer, AccountReadOptions, BackoffOptions, BasketBody, BasketResponse, ReplayCredentials } from '../http/http.js';
 import type { SnapshotStore } from '../snapshots/snapshots.js';
 import type { CheckoutOptions, CheckoutOutcome, DamagedOrder, OfflinePolicy, OrderOutbox, PendingOrder } from '../orders/orders.js';
+import type { HybridQualifierEventMap, QualifierEventListener, QualifierListenerOptions } from '../events/events.js';
+import type { CallOptions } from '../lifecycle/lifecycle.js';
 
 // ---------------------------------------------------------------------------------------------
 // HybridQualifier
@@ -76,8 +78,8 @@ export interface HybridQualifierOptions {
   /** What may be promised for an order the service cannot confirm now; default { redeem: 'never' }. */
   offline?: OfflinePolicy;
   /**
-   * Told of every order the service decided ('billed' or 'refused'), also on replays. Called
-   * after the order left the outbox; must not throw. After a crash between the service's answer
+   * Told of every order the service decided ('billed' or 'refused'), also on replays (the
+   * 'ordersettled' event tells the same). Called after the order left the outbox; must not throw. After a crash between the service's answer
    * and that removal, the replay re-sends the order and it is reported again (billed once).
    */
   onOrderSettled?: (order: PendingOrder, outcome: CheckoutOutcome) => void;
@@ -150,6 +152,14 @@ export interface SnapshotInfo {
   expired: boolean;
 }
 
+/** Whether the store hub answered the last call made to it (HybridDiagnostics.hub). */
+export interface HubReachability {
+  /** null before the first call. */
+  reachable: boolean | null;
+  /** Why it is not reachable (no answer within hub.timeoutMs, a 5xx), or null. */
+  message: string | null;
+}
+
 /** HybridQualifier.diagnostics(). */
 export interface HybridDiagnostics {
   /** As snapshotInfo(). */
@@ -168,6 +178,8 @@ export interface HybridDiagnostics {
     /** The store hub's live claims of the guest (null without a hub). */
     claims: StoreClaimsDiagnostics | null;
   };
+  /** The store hub's reachability as the last call found it ('hubreachabilitychange' tells each change); null without a hub. */
+  hub: HubReachability | null;
 }
 
 /** How the live claims the local answers count stand: they are asked for in the background, never waited for. */
@@ -185,41 +197,49 @@ export interface StoreClaimsDiagnostics {
 /** An age as people read it: "2 h 10 min", "3 days 4 h", "12 s". */
 export function describeAge(ms: number): string;
 
-/** Answers locally at once and confirms with the service. */
+/**
+ * Answers locally at once and confirms with the service. An EventTarget (docs/reference.md#events):
+ * 'snapshotchange', 'ordersettled', 'hubreachabilitychange'. Every call takes { signal }
+ * (CallOptions): an abort rejects it at once with the signal's reason (an 'AbortError'
+ * DOMException); dispose() rejects the calls in flight with DisposedError.
+ */
 export declare class HybridQualifier {
   constructor(options: HybridQualifierOptions);
   /**
    * Loads a snapshot: the option, else a stored one not older than maxStaleMs (refreshed in the
    * background when past maxAgeMs), else the service's.
    */
-  ready(): Promise<void>;
+  ready(options?: CallOptions): Promise<void>;
   /**
    * The local answer; provisional with `snapshotAgeMs` past maxAgeMs. Rejects with QualifyError
    * 400 for a malformed basket, 503 past maxStaleMs (the message names the snapshot's age).
    */
-  qualify(basket: QualifyRequest | string): Promise<LocalQualifyResult>;
+  qualify(basket: QualifyRequest | string, options?: CallOptions): Promise<LocalQualifyResult>;
   /** The local explain (docs/reference.md#explain), on the same terms as qualify(). */
-  explain(basket: QualifyRequest | string): Promise<LocalExplainResult>;
+  explain(basket: QualifyRequest | string, options?: CallOptions): Promise<LocalExplainResult>;
   /**
    * Bills an order (POST /api/baskets, state "billed") with one basket id, kept in the outbox
    * until the service decides it. A network error, timeout or 5xx is an unknown outcome: 'queued',
    * re-sent with the same id. Rejects only before the order is stored: QualifyError 400 for a
    * malformed request or option, 409 for a pending basket id with another basket, 507 when it
    * cannot be stored (nothing placed, nothing sent), 503 when the account cannot be read and
-   * storeCredentials is false. Once stored it never rejects.
+   * storeCredentials is false. Once stored it never rejects, except with the abort of `signal`
+   * (or a dispose()), which never takes an order back: aborted before the order is written,
+   * nothing is placed; after, it stays placed and is sent as any queued order. Checking out
+   * again with the same basketId and request is always safe (docs/reference.md#cancellation-and-disposal).
    */
-  checkout(request: QualifyRequest | string, options?: CheckoutOptions): Promise<CheckoutOutcome>;
+  checkout(request: QualifyRequest | string, options?: CheckoutOptions & CallOptions): Promise<CheckoutOutcome>;
   /** This guest's undecided orders (all: every one on the device), oldest first. */
-  pendingOrders(options?: { all?: boolean }): Promise<PendingOrder[]>;
+  pendingOrders(options?: { all?: boolean } & CallOptions): Promise<PendingOrder[]>;
   /** The outbox's damaged entries (its damaged(); [] for an outbox without it). */
-  damagedOrders(): Promise<DamagedOrder[]>;
+  damagedOrders(options?: CallOptions): Promise<DamagedOrder[]>;
   /**
    * Sends every pending order on the device now (whichever guest placed it), oldest first, each
    * once, one replayer at a time per outbox; after one that gets no answer, the rest for the same
    * service wait. Resolves one outcome per pending order. Replays also run on start-up, on the
    * browser's `online` event and on a backoff timer.
    */
-  flush(): Promise<CheckoutOutcome[]>;
+  flush(options?: CallOptions): Promise<CheckoutOutcome[]>;
   /**
    * Where the local engine runs: 'worker' (a Web Worker or worker thread), 'thread' (this one:
    * `worker: false`, or a worker that could not start); null before the first snapshot is loaded.
@@ -231,12 +251,12 @@ export declare class HybridQualifier {
    * The service's answer; the local one marked provisional when the service cannot be reached
    * (NETWORK_ERROR, TIMEOUT, 5xx). Rejects with the service's QualifyError for a 4xx.
    */
-  confirm(basket: QualifyRequest | string): Promise<ConfirmResult>;
+  confirm(basket: QualifyRequest | string, options?: CallOptions): Promise<ConfirmResult>;
   /**
    * Fetches the account snapshot now, conditionally (If-None-Match): unchanged, it costs a 304 and
    * no reload or store write. A failure rejects and changes nothing.
    */
-  refresh(): Promise<Snapshot>;
+  refresh(options?: CallOptions): Promise<Snapshot>;
   snapshotInfo(): SnapshotInfo | null;
   /**
    * What the local answers rest on, as last known, without asking anyone: the snapshot and the
@@ -244,8 +264,26 @@ export declare class HybridQualifier {
    * a store hub the live claims' age).
    */
   diagnostics(): HybridDiagnostics;
-  /** Frees the engine; later calls reject with QualifyError (410). */
+  /**
+   * Frees the engine, stops the replay timer and the account read in flight; the calls in flight
+   * and every later one reject with DisposedError (a QualifyError 410). No event after it.
+   */
   dispose(): void;
+  /** `using hybrid = new HybridQualifier(...)`: dispose() at the end of the block. */
+  [Symbol.dispose](): void;
+  /** `await using`: dispose(), then waits for the work of the calls it cut short and the engine's release. */
+  [Symbol.asyncDispose](): Promise<void>;
+  addEventListener<K extends keyof HybridQualifierEventMap>(
+    type: K,
+    listener: QualifierEventListener<HybridQualifierEventMap[K]> | null,
+    options?: boolean | QualifierListenerOptions,
+  ): void;
+  removeEventListener<K extends keyof HybridQualifierEventMap>(
+    type: K,
+    listener: QualifierEventListener<HybridQualifierEventMap[K]> | null,
+    options?: boolean | { capture?: boolean },
+  ): void;
+  dispatchEvent(event: { readonly type: string }): boolean;
 }
 
 /** HybridQualifier's `hub` option. */

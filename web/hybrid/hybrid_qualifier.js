@@ -4,8 +4,15 @@
 // (web/orders/). qualify() runs the engine on the snapshot with the holds taken off; confirm()
 // asks the service, falls back to the local answer (marked provisional) when the service cannot be
 // reached, and refreshes the snapshot when the two disagree; checkout() bills orders through a
-// durable outbox. Each part is handed what it needs; none calls back into this one.
-import { QualifyError } from '../engine/qualify_error.js';
+// durable outbox. Each part is handed what it needs; none calls back into this one: the parts
+// that change what the answers rest on (the snapshot's life cycle, the store's claims, the hub
+// client) are EventTargets, whose events this one passes on as its own (docs/reference.md#events).
+// Every call takes { signal } and ends with the object: dispose() rejects the calls in flight
+// with DisposedError and aborts the account read nobody will use.
+import { DisposedError } from '../engine/disposed_error.js';
+import { HubReachabilityEvent, OrderSettledEvent, SnapshotChangeEvent } from '../events/qualifier_events.js';
+import { abortable, signalOption } from '../lifecycle/abortable.js';
+import { ASYNC_DISPOSE, DISPOSE } from '../lifecycle/disposal.js';
 import { isServiceUnavailable } from '../http/loyalty_client.js';
 import { memorySnapshotStore } from '../snapshots/snapshot_store.js';
 import { defaultOrderOutbox } from '../orders/order_outbox.js';
@@ -23,7 +30,9 @@ import { LocalSnapshot } from './local_snapshot.js';
 
 export { describeAge } from './describe_age.js';
 
-export class HybridQualifier {
+const disposedError = () => new DisposedError('this hybrid qualifier has been disposed');
+
+export class HybridQualifier extends EventTarget {
   #client;
   #maxAgeMs;
   #now;
@@ -31,11 +40,18 @@ export class HybridQualifier {
   #snapshots;
   #holds;
   #orders;
+  #hub = null;
   #settleRefresh = null;
   #settleAgain = false;
   #disposed = false;
+  // Aborted by dispose(): calls in flight reject with its DisposedError, the account read stops.
+  #lifetime = new AbortController();
+  // The work of the calls in flight (awaited by Symbol.asyncDispose).
+  #inflight = new Set();
+  #freed = Promise.resolve();
 
   constructor(options) {
+    super();
     const checked = hybridOptions(options);
     const { client, store, qualifierOptions = {}, outbox, offline, onOrderSettled, credentialsFor, storeCredentials, backoff, worker } = checked;
     this.#client = client;
@@ -45,17 +61,30 @@ export class HybridQualifier {
     const snapshotStore = checkStore(store ?? memorySnapshotStore());
     const orderOutbox = checkOutbox(outbox ?? defaultOrderOutbox());
     const engine = engineFactory(worker, qualifierOptions ?? {});
+    this.#hub = checked.hub === null ? null : new StoreHubClient(checked.hub);
     const claims =
-      checked.hub === null
+      this.#hub === null
         ? null
-        : new StoreClaims({ hub: new StoreHubClient(checked.hub), kept: new KeptSettlements({ store: snapshotStore, kioskId: checked.hub.kioskId }), now: this.#now });
+        : new StoreClaims({ hub: this.#hub, kept: new KeptSettlements({ store: snapshotStore, kioskId: checked.hub.kioskId }), now: this.#now });
     // The engine loads the snapshot with the guest's holds taken off; the holds answer through its engine.
     let holds = null;
     const reads = { before: (startedAt) => holds.beforeRead(startedAt), after: (mark, snapshot) => holds.afterRead(mark, snapshot) };
-    this.#snapshots = new LocalSnapshot({ ...checked, store: snapshotStore, qualifierOptions: qualifierOptions ?? {}, engine, derive: (snapshot) => holds.derive(snapshot), reads });
+    this.#snapshots = new LocalSnapshot({
+      ...checked,
+      store: snapshotStore,
+      qualifierOptions: qualifierOptions ?? {},
+      engine,
+      derive: (snapshot) => holds.derive(snapshot),
+      reads,
+      signal: this.#lifetime.signal,
+    });
     const guest = new OrderGuest({ client, snapshots: this.#snapshots, credentialsFor });
     holds = new GuestHolds({ outbox: orderOutbox, claims, snapshots: this.#snapshots, guest });
     this.#holds = holds;
+    this.#snapshots.addEventListener('snapshotchange', (e) => this.#tell(new SnapshotChangeEvent(e.reason)));
+    // Other baskets' claims changed: the engine takes them off now, not at the next answer.
+    claims?.addEventListener('change', () => this.#resync());
+    this.#hub?.addEventListener('hubreachabilitychange', (e) => this.#tell(new HubReachabilityEvent(e.reachable, e.message)));
     this.#orders = new OrderCheckout({
       outbox: orderOutbox,
       guest,
@@ -64,12 +93,14 @@ export class HybridQualifier {
       onOrderSettled: (order, outcome) => {
         this.#settled(order, outcome);
         onOrderSettled?.(order, outcome);
+        this.#tell(new OrderSettledEvent(order, outcome));
       },
       storeCredentials,
       backoff,
     });
     this.#orders.start();
-    claims?.retry();
+    // After this turn: a hybrid disposed at once (React's StrictMode mounts twice) sends nothing.
+    if (claims !== null) queueMicrotask(() => this.#disposed || claims.retry());
   }
 
   /**
@@ -77,9 +108,8 @@ export class HybridQualifier {
    * (refreshed in the background when older than maxAgeMs), else the service's
    * (GET /api/account). Called by qualify() and confirm() as needed.
    */
-  ready() {
-    this.#live();
-    return this.#snapshots.ready();
+  ready(options) {
+    return this.#call(options, 'ready', () => this.#snapshots.ready());
   }
 
   /**
@@ -87,47 +117,43 @@ export class HybridQualifier {
    * (except the very first time, when there is no usable snapshot at all). An expired snapshot
    * still answers while a fresh one is fetched in the background.
    */
-  async qualify(basket) {
-    this.#live();
-    const { answer, ageMs } = await this.#localAnswer((engine) => engine.qualify(basket));
-    return ageMs > this.#maxAgeMs ? { ...answer, provisional: true, snapshotAgeMs: ageMs } : answer;
+  qualify(basket, options) {
+    return this.#call(options, 'qualify', () => this.#provisional((engine) => engine.qualify(basket)));
   }
 
   /** The local explain (docs/reference.md#explain) of the basket, on the same terms as qualify(). */
-  async explain(basket) {
-    this.#live();
-    const { answer, ageMs } = await this.#localAnswer((engine) => engine.explain(basket));
-    return ageMs > this.#maxAgeMs ? { ...answer, provisional: true, snapshotAgeMs: ageMs } : answer;
+  explain(basket, options) {
+    return this.#call(options, 'explain', () => this.#provisional((engine) => engine.explain(basket)));
   }
 
   /**
    * Bills an order: POST /api/baskets with state "billed", the offer and one basket id (a UUID
    * when omitted), kept in the outbox until the service decides it. Resolves
    * { status: 'billed' | 'refused' | 'queued', basketId, discount, message, ... }. Once the order
-   * is stored it never rejects; before, a storage failure rejects with QualifyError 507 (nothing
-   * placed, nothing sent), a pending order with the same id and another body with 409.
+   * is stored it never rejects, except with the abort of options.signal (or a dispose()), which
+   * never takes back an order stored: an abort before the order is written places nothing.
    */
-  async checkout(request, options = {}) {
-    this.#live();
-    return this.#orders.checkout(request, options);
+  checkout(request, options = {}) {
+    return this.#call(options, 'checkout', async (signal) => {
+      const outcome = await this.#orders.checkout(request, options === null ? options : { ...options, signal });
+      this.#resync(); // the guest's orders changed: what is held, now
+      return outcome;
+    });
   }
 
   /** The orders of this guest not decided yet (with { all: true }: every one on the device), oldest first. */
   pendingOrders(options = {}) {
-    this.#live();
-    return this.#orders.pendingOrders(options);
+    return this.#call(options, 'pendingOrders', () => this.#orders.pendingOrders(options));
   }
 
   /** The outbox entries that could not be read as orders (its damaged(); [] without one). */
-  damagedOrders() {
-    this.#live();
-    return this.#orders.damagedOrders();
+  damagedOrders(options) {
+    return this.#call(options, 'damagedOrders', () => this.#orders.damagedOrders());
   }
 
   /** Sends every pending order on the device now, in order; resolves their outcomes ('queued' while undecided). */
-  flush() {
-    this.#live();
-    return this.#orders.flush();
+  flush(options) {
+    return this.#call(options, 'flush', () => this.#orders.flush());
   }
 
   /**
@@ -136,19 +162,22 @@ export class HybridQualifier {
    * { result, source: 'local', provisional: true, error }. A 4xx of the service rejects. When the
    * two answers differ, the snapshot is refreshed and onDivergence is told.
    */
-  async confirm(basket) {
+  confirm(basket, options) {
+    return this.#call(options, 'confirm', (signal) => this.#confirm(basket, signal));
+  }
+
+  async #confirm(basket, signal) {
     let local;
     let localAgeMs;
     let localError = null;
     try {
-      this.#live();
       ({ answer: local, ageMs: localAgeMs } = await this.#localAnswer((engine) => engine.qualify(basket)));
     } catch (e) {
       localError = e;
     }
     let remote;
     try {
-      remote = await this.#client.qualify(basket);
+      remote = await this.#client.qualify(basket, { signal });
     } catch (e) {
       if (!isServiceUnavailable(e)) throw e;
       if (localError !== null) throw localError;
@@ -157,7 +186,7 @@ export class HybridQualifier {
     if (localError !== null || !sameJson(local, remote)) {
       let refreshError = null;
       try {
-        await this.refresh();
+        await this.#refresh();
       } catch (e) {
         refreshError = e;
       }
@@ -171,8 +200,11 @@ export class HybridQualifier {
    * and stores it; resolves the snapshot in use. A 304 costs no reload and no store write. A
    * failure rejects and leaves the snapshot in hand (and the stored one) as they were.
    */
-  async refresh() {
-    this.#live();
+  refresh(options) {
+    return this.#call(options, 'refresh', () => this.#refresh());
+  }
+
+  async #refresh() {
     // Around the read, the holds learn the service's time of the billings before it (GuestHolds.afterRead).
     const snapshot = await this.#snapshots.refresh();
     await this.#holds.sync();
@@ -191,7 +223,7 @@ export class HybridQualifier {
    * whether the hub cut the list and its last error.
    */
   diagnostics() {
-    return { snapshot: this.#snapshots.info(), holds: this.#holds.diagnostics() };
+    return { snapshot: this.#snapshots.info(), holds: this.#holds.diagnostics(), hub: this.#hub?.reachability ?? null };
   }
 
   /**
@@ -207,11 +239,62 @@ export class HybridQualifier {
     return this.#snapshots.current();
   }
 
-  /** Frees the engine and stops the replay timer; later calls reject with QualifyError (410). */
+  /**
+   * Frees the engine, stops the replay timer and the account read in flight; the calls in flight
+   * and every later one reject with DisposedError (a QualifyError 410). No event after it.
+   */
   dispose() {
+    if (this.#disposed) return;
     this.#disposed = true;
+    this.#lifetime.abort(disposedError());
     this.#orders.dispose();
-    this.#snapshots.dispose();
+    this.#freed = this.#snapshots.dispose();
+  }
+
+  /** `using hybrid = new HybridQualifier(...)`: dispose() at the end of the block. */
+  [DISPOSE]() {
+    this.dispose();
+  }
+
+  /** `await using`: dispose(), then waits for the work of the calls it cut short and the engine's release. */
+  async [ASYNC_DISPOSE]() {
+    this.dispose();
+    await Promise.allSettled([...this.#inflight, this.#settleRefresh, this.#freed]);
+  }
+
+  // `work(signal)` as a call of this object: options.signal checked, rejected at once when it
+  // aborts or when this object is disposed (then with DisposedError; after dispose() at once).
+  #call(options, what, work) {
+    let signal;
+    try {
+      signal = signalOption(options, what);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (this.#disposed) return Promise.reject(disposedError());
+    return abortable([signal, this.#lifetime.signal], (combined) => {
+      const running = work(combined);
+      this.#inflight.add(running);
+      const forget = () => this.#inflight.delete(running);
+      running.then(forget, forget);
+      return running;
+    });
+  }
+
+  // An event of this object's, unless it is disposed.
+  #tell(event) {
+    if (!this.#disposed) this.dispatchEvent(event);
+  }
+
+  // What is held changed (an order placed or settled, other kiosks' claims): the engine reloads
+  // now, in the background, and 'snapshotchange' says so.
+  #resync() {
+    if (!this.#disposed) this.#holds.sync().catch(() => {});
+  }
+
+  async #provisional(compute) {
+    const { answer, ageMs } = await this.#localAnswer(compute);
+    return ageMs > this.#maxAgeMs ? { ...answer, provisional: true, snapshotAgeMs: ageMs } : answer;
   }
 
   // compute(engine) on the snapshot in hand with what the guest has promised away taken off (the
@@ -228,6 +311,7 @@ export class HybridQualifier {
   #settled(order, outcome) {
     this.#holds.settled(order, outcome);
     this.#holds.claims?.retry();
+    this.#resync();
     if (this.#disposed || !order.requestedOffer) return;
     if (this.#settleRefresh !== null) {
       this.#settleAgain = true; // refreshed again once the running refresh ends
@@ -237,14 +321,10 @@ export class HybridQualifier {
       do {
         this.#settleAgain = false;
         // Offline again: the billed orders stay held until a refresh succeeds.
-        if (this.#disposed || (await this.refresh().then(() => false, () => true))) return;
+        if (this.#disposed || (await this.#refresh().then(() => false, () => true))) return;
       } while (this.#settleAgain);
     })().finally(() => {
       this.#settleRefresh = null;
     });
-  }
-
-  #live() {
-    if (this.#disposed) throw new QualifyError(410, 'this hybrid qualifier has been disposed');
   }
 }

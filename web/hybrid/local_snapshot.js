@@ -4,7 +4,10 @@
 // load. Snapshots outlive outages: a failed refresh never removes one; past maxStaleMs answers
 // stop (503). A snapshot is its guest's: when the client's token comes to belong to someone else
 // (a token function that now gives another guest's), the next answer loads that guest's first.
+// An EventTarget: 'snapshotchange' whenever what its engine answers from changes.
 import { QualifyError } from '../engine/qualify_error.js';
+import { DisposedError } from '../engine/disposed_error.js';
+import { SnapshotChangeEvent } from '../events/qualifier_events.js';
 import { snapshotFromAccount } from '../account/snapshot_from_account.js';
 import { isServiceUnavailable } from '../http/loyalty_client.js';
 import { RetryBackoff } from '../http/retry_backoff.js';
@@ -27,7 +30,7 @@ async function qualifyingDiscount(qualifier, request, offer) {
   return outcome.qualifies ? outcome.discount : null;
 }
 
-export class LocalSnapshot {
+export class LocalSnapshot extends EventTarget {
   #client;
   #store;
   #storeKey;
@@ -51,6 +54,7 @@ export class LocalSnapshot {
   #derive;
   #reads;
   #disposed = false;
+  #signal;
   // The credentials (base URL, merchant key, token as JSON) the snapshot in hand was read with.
   #loadedFor = null;
   // Set when the guest changed: only the service's account read (no stored entry) until one succeeds.
@@ -61,9 +65,12 @@ export class LocalSnapshot {
    * and store: a snapshot store; derive(snapshot): the snapshot the engine loads (what pending
    * orders hold taken off; default: the snapshot itself); reads: { before(startedAt) -> mark,
    * after(mark, snapshot) }, awaited around every account read (the holds: which billings the
-   * read comes after).
+   * read comes after); signal: aborted at the owner's disposal (it aborts the account read in
+   * flight), or null.
    */
-  constructor({ client, snapshot, store, storeKey, maxAgeMs, maxStaleMs, now, qualifierOptions, engine, backoff, accountShape, context, derive, reads }) {
+  constructor({ client, snapshot, store, storeKey, maxAgeMs, maxStaleMs, now, qualifierOptions, engine, backoff, accountShape, context, derive, reads, signal = null }) {
+    super();
+    this.#signal = signal;
     this.#derive = derive ?? ((s) => s);
     this.#reads = reads ?? { before: () => null, after: () => {} };
     this.#client = client;
@@ -185,7 +192,9 @@ export class LocalSnapshot {
 
   /** Loads the engine again with derive() of the snapshot in hand (what is held changed). */
   async rederive() {
-    if (this.#qualifier !== null && this.#snapshot !== null) await this.#qualifier.setSnapshot(this.#derive(this.#snapshot));
+    if (this.#qualifier === null || this.#snapshot === null) return;
+    await this.#qualifier.setSnapshot(this.#derive(this.#snapshot));
+    if (!this.#disposed) this.dispatchEvent(new SnapshotChangeEvent('holds'));
   }
 
   /**
@@ -206,17 +215,18 @@ export class LocalSnapshot {
     }
   }
 
-  /** Frees the engine; later calls reject with QualifyError (410). */
+  /** Frees the engine (resolves once it is freed); later calls reject with DisposedError (a QualifyError 410). */
   dispose() {
     this.#disposed = true;
     // An engine in a worker frees its snapshot (and the worker, with the last user) in the background.
-    Promise.resolve(this.#qualifier?.dispose()).catch(() => {});
+    const freed = Promise.resolve(this.#qualifier?.dispose()).catch(() => {});
     this.#qualifier = null;
     this.#engine.release();
+    return freed;
   }
 
   #live() {
-    if (this.#disposed) throw new QualifyError(410, 'this hybrid qualifier has been disposed');
+    if (this.#disposed) throw new DisposedError('this hybrid qualifier has been disposed');
   }
 
   #tooOld(ageMs, cause = undefined) {
@@ -301,18 +311,18 @@ export class LocalSnapshot {
   }
 
   // GET /api/account, with If-None-Match when the client can send it and a snapshot is in hand;
-  // servedAt: the service's time of the answer (its Date header), or null.
+  // servedAt: the service's time of the answer (its Date header), or null; aborted when the owner
+  // is disposed (a read nobody will use is not left running).
   async #fetchAccount() {
+    const read = this.#signal === null ? this.#accountRead : { ...this.#accountRead, signal: this.#signal };
     if (typeof this.#client.accountIfChanged === 'function') {
       const etag = this.#snapshot !== null ? this.#etag : null;
-      const answer = await (this.#accountRead
-        ? this.#client.accountIfChanged(etag, this.#accountRead)
-        : this.#client.accountIfChanged(etag));
+      const answer = await (read ? this.#client.accountIfChanged(etag, read) : this.#client.accountIfChanged(etag));
       if (answer.notModified && this.#snapshot !== null) return { notModified: true };
       if (!answer.notModified) return { notModified: false, body: answer.snapshot, etag: answer.etag ?? null, servedAt: answer.servedAt ?? null };
     }
     // A client of your own with account() only: its answer's time is not known here.
-    const body = await (this.#accountRead ? this.#client.account(this.#accountRead) : this.#client.account());
+    const body = await (read ? this.#client.account(read) : this.#client.account());
     return { notModified: false, body, etag: null, servedAt: null };
   }
 
@@ -326,6 +336,7 @@ export class LocalSnapshot {
   }
 
   async #use(snapshot, savedAt) {
+    const reason = this.#snapshot === null ? 'load' : 'refresh';
     if (this.#qualifier === null) {
       const { qualifier, location } = await this.#engine.create(this.#derive(snapshot), this.#qualifierOptions);
       if (this.#disposed) {
@@ -344,6 +355,7 @@ export class LocalSnapshot {
     }
     this.#snapshot = snapshot;
     this.#savedAt = savedAt;
+    this.dispatchEvent(new SnapshotChangeEvent(reason));
   }
 
   // The store key: storeKey, else the SHA-256 of the client's (base URL, merchant key, current

@@ -5,8 +5,9 @@
 // checkout never rejects. Whose order it is and which client replays it come from an OrderGuest;
 // what the guest has promised away from the GuestHolds handed in (web/holds/). The whole
 // decision is taken under the guest's lock, against the guest's orders as the outbox holds them
-// at that moment: every tab and process on one outbox decides alike. HybridQualifier owns one
-// OrderCheckout (internal module).
+// at that moment: every tab and process on one outbox decides alike. An aborted options.signal
+// places nothing when it comes before the order is written, and takes nothing back after.
+// HybridQualifier owns one OrderCheckout (internal module).
 import { sameJson } from '../storage/json_equality.js';
 import { checkBasketId, newBasketId } from './basket_id.js';
 import { recordFirstAttempt } from './order_attempt.js';
@@ -59,6 +60,7 @@ export class OrderCheckout {
     if (me === null && credentials === null) throw ownerUnknown();
     const owner = me?.owner ?? UNRESOLVED_OWNER;
     const placed = await this.#replay.exclusive(owner, async (lease) => {
+      if (options.signal?.aborted) throw options.signal.reason; // aborted while it waited for the lock
       let orders;
       let existing;
       try {
@@ -80,6 +82,11 @@ export class OrderCheckout {
       if (withheld) withholdOffer(order, offer, withheld);
       // Written once, with the attempt it is about to get: the send needs no second write.
       recordFirstAttempt(order);
+      if (options.signal?.aborted) {
+        // Aborted before it was written: nothing placed, a claim made for it given back.
+        await this.#holds.claims?.release(order).catch(() => {});
+        throw options.signal.reason;
+      }
       try {
         // Written before it is sent: from now on it is never lost, whatever happens to the answer.
         await this.#outbox.put(order);

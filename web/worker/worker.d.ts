@@ -10,7 +10,10 @@ import type {
   WasmSource,
 } from '../index.js';
 
-export { QualifyError } from '../index.js';
+import type { QualifierEventMap, QualifierEvents } from '../events/events.js';
+import type { CallOptions } from '../lifecycle/lifecycle.js';
+
+export { DisposedError, QualifyError } from '../index.js';
 
 /**
  * A Web Worker (browsers) or a worker_threads Worker (Node) running loyalty-qualifier/worker/script;
@@ -42,14 +45,17 @@ export interface WorkerQualifierOptions {
 
 /**
  * A qualifier in a worker: the methods of Qualifier, as promises. Errors are QualifyError with
- * the same code, message and toJSON() as in-thread (410 after dispose() or terminate()). Answers
- * are structured clones: not frozen, not shared between answers.
+ * the same code, message and toJSON() as in-thread (DisposedError, 410, after dispose() or
+ * terminate(), also for the calls in flight then). Answers are structured clones: not frozen, not
+ * shared between answers. An EventTarget: 'snapshotchange' (reason 'set') after setSnapshot().
+ * qualify, explain and offerOutcome take { signal }: an abort rejects the call at once with the
+ * signal's reason (the worker still computes the answer, and drops it).
  */
-export interface WorkerQualifier {
+export interface WorkerQualifier extends QualifierEvents<QualifierEventMap> {
   /** Rejects with QualifyError (400) for a malformed request. */
-  qualify(request: QualifyRequest | string): Promise<QualifyResult>;
+  qualify(request: QualifyRequest | string, options?: CallOptions): Promise<QualifyResult>;
   /** Rejects with QualifyError (400) for a malformed request. */
-  explain(request: QualifyRequest | string): Promise<ExplainResult>;
+  explain(request: QualifyRequest | string, options?: CallOptions): Promise<ExplainResult>;
   /**
    * How one offer fares on the basket (docs/reference.md#offer-outcome). Rejects with QualifyError
    * (400) for a malformed request, (404) when the snapshot has no such offer; a TypeError when
@@ -58,11 +64,16 @@ export interface WorkerQualifier {
   offerOutcome(
     request: QualifyRequest | string,
     offer: Pick<ExplainEntry, 'kind' | 'id'>,
+    options?: CallOptions,
   ): Promise<ExplainEntry>;
   /** Rejects with QualifyError (422) for an invalid snapshot; the previous one stays in force. */
   setSnapshot(snapshot: Snapshot | string | ArrayBuffer | ArrayBufferView): Promise<void>;
   /** Frees the snapshot in the worker, and ends the worker when it is this qualifier's own; idempotent. */
   dispose(): Promise<void>;
+  /** `using q = ...`: dispose() begins at the end of the block. */
+  [Symbol.dispose](): void;
+  /** `await using q = ...`: dispose(), awaited. */
+  [Symbol.asyncDispose](): Promise<void>;
   readonly disposed: boolean;
   /** The worker this qualifier runs in: pass it as options.worker to host more qualifiers there. */
   readonly worker: QualifierWorkerHost;

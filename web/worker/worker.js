@@ -1,9 +1,10 @@
 // loyalty-qualifier/worker (browsers, bundlers): a qualifier whose engine runs in a module Web
 // Worker. Types: web/worker/worker.d.ts; the guide: docs/workers.md.
 import { QualifyError } from '../engine/qualify_error.js';
+import { DisposedError } from '../engine/disposed_error.js';
 import { createQualifierIn, startWorkerIn } from './worker_qualifier.js';
 
-export { QualifyError };
+export { DisposedError, QualifyError };
 
 // Written as one literal expression, so that Vite and webpack emit the worker script (and the
 // engine it imports) as one chunk of its own.
@@ -19,7 +20,7 @@ function startWorker() {
  * every method returns a promise; errors are QualifyError as in createQualifier.
  */
 export function createQualifierWorker(snapshot, options) {
-  return createQualifierIn({ startWorker, QualifyError }, snapshot, options);
+  return createQualifierIn({ startWorker, QualifyError, DisposedError }, snapshot, options);
 }
 
 /**
@@ -27,5 +28,5 @@ export function createQualifierWorker(snapshot, options) {
  * loading at once from options.wasm; end it with terminate().
  */
 export function startQualifierWorker(options) {
-  return startWorkerIn({ startWorker, QualifyError }, options);
+  return startWorkerIn({ startWorker, QualifyError, DisposedError }, options);
 }

@@ -2,10 +2,10 @@
 import { Worker } from 'node:worker_threads';
 
 // Errors are the QualifyError of the package's Node entry (a bundle with a class of its own).
-import { QualifyError } from '../index.node.mjs';
+import { DisposedError, QualifyError } from '../index.node.mjs';
 import { createQualifierIn, startWorkerIn } from './worker_qualifier.js';
 
-export { QualifyError };
+export { DisposedError, QualifyError };
 
 function startWorker() {
   return new Worker(new URL('./qualifier_worker.node.js', import.meta.url));
@@ -16,7 +16,7 @@ function startWorker() {
  * every method returns a promise; errors are QualifyError as in createQualifier.
  */
 export function createQualifierWorker(snapshot, options) {
-  return createQualifierIn({ startWorker, QualifyError }, snapshot, options);
+  return createQualifierIn({ startWorker, QualifyError, DisposedError }, snapshot, options);
 }
 
 /**
@@ -24,5 +24,5 @@ export function createQualifierWorker(snapshot, options) {
  * loading at once from options.wasm; end it with terminate().
  */
 export function startQualifierWorker(options) {
-  return startWorkerIn({ startWorker, QualifyError }, options);
+  return startWorkerIn({ startWorker, QualifyError, DisposedError }, options);
 }

@@ -4,9 +4,9 @@
 // and answers for another never reach it. Whatever stops the worker (terminate(), a script that
 // cannot load, an exit) rejects every call waiting and every later one.
 import { QualifyError } from '../engine/qualify_error.js';
+import { DisposedError } from '../engine/disposed_error.js';
 import { errorFromBody } from './worker_messages.js';
 
-const GONE = 410;
 const UNAVAILABLE = 503;
 
 const connections = new WeakMap();
@@ -92,9 +92,9 @@ class WorkerConnection {
     });
   }
 
-  /** Ends the worker: every qualifier in it is gone (QualifyError 410). */
+  /** Ends the worker: every qualifier in it is gone (DisposedError, a QualifyError 410). */
   terminate() {
-    if (this.#stopped === null) this.#stop(new QualifyError(GONE, 'the qualifier worker has been terminated'));
+    if (this.#stopped === null) this.#stop(new DisposedError('the qualifier worker has been terminated'));
     return Promise.resolve(this.#worker.terminate()).then(() => undefined);
   }
 

@@ -2,6 +2,7 @@
 // into the same QualifyError (code, message, toJSON()) or TypeError on the other side, and
 // snapshots as the UTF-8 of their JSON text in an ArrayBuffer that is transferred, not copied.
 import { QualifyError } from '../engine/qualify_error.js';
+import { DisposedError } from '../engine/disposed_error.js';
 import { toJsonText } from '../engine/json_text.js';
 
 const encoder = new TextEncoder();
@@ -13,24 +14,31 @@ function isBytes(value) {
 }
 
 /**
- * `error` as the QualifyError class the caller's entry exports (Node's entry, web/index.node.mjs,
- * is a bundle with a class of its own); any other error as it is.
+ * `error` as the QualifyError (or DisposedError) class the caller's entry exports (Node's entry,
+ * web/index.node.mjs, is a bundle with classes of its own: `runtime` { QualifyError,
+ * DisposedError }); any other error as it is.
  */
-export function asErrorOf(QualifyErrorClass, error) {
-  if (!(error instanceof QualifyError) || QualifyErrorClass === QualifyError) return error;
-  const adopted = new QualifyErrorClass(error.code, error.message);
+export function asErrorOf(runtime, error) {
+  if (!(error instanceof QualifyError)) return error;
+  const disposed = error instanceof DisposedError;
+  const Class = disposed ? runtime.DisposedError : runtime.QualifyError;
+  if (Class === undefined || error instanceof Class) return error;
+  const adopted = disposed ? new Class(error.message) : new Class(error.code, error.message);
   if (error.cause !== undefined) adopted.cause = error.cause;
   return adopted;
 }
 
 /** The error of a call on a disposed qualifier (410), as createQualifier's qualifiers throw it. */
 export function disposedError() {
-  return new QualifyError(410, 'this qualifier has been disposed');
+  return new DisposedError('this qualifier has been disposed');
 }
 
-/** An error as it crosses: { name, message, code? } (a QualifyError keeps its code). */
+/** An error as it crosses: { name, message, code? } (a QualifyError keeps its code, a DisposedError its name). */
 export function errorBody(error) {
   // By name and code: the worker's engine (the browser bundle) has a QualifyError class of its own.
+  if (error instanceof DisposedError || (error?.name === 'DisposedError' && error.code === 410)) {
+    return { name: 'DisposedError', code: 410, message: error.message };
+  }
   if (error instanceof QualifyError || (error?.name === 'QualifyError' && typeof error.code === 'number')) {
     return { name: 'QualifyError', code: error.code, message: error.message };
   }
@@ -40,6 +48,7 @@ export function errorBody(error) {
 
 /** The error a body stands for: a QualifyError, a TypeError or RangeError, else an Error. */
 export function errorFromBody(body) {
+  if (body.name === 'DisposedError') return new DisposedError(body.message);
   if (body.name === 'QualifyError') return new QualifyError(body.code, body.message);
   if (body.name === 'TypeError') return new TypeError(body.message);
   if (body.name === 'RangeError') return new RangeError(body.message);

@@ -2,21 +2,28 @@
 // snapshot crosses once, as transferred UTF-8 (worker_messages.js); requests cross as JSON text;
 // the page's clock is read on the page with every request. A qualifier made without
 // options.worker runs in a worker of its own, ended by dispose(); several qualifiers may share a
-// worker (options.worker), which its owner ends with terminate().
+// worker (options.worker), which its owner ends with terminate(). qualify, explain and
+// offerOutcome take { signal }; calls in flight when it is disposed reject with DisposedError.
 import { toJsonText } from '../engine/json_text.js';
+import { SnapshotChangeEvent } from '../events/qualifier_events.js';
+import { abortable, signalOption } from '../lifecycle/abortable.js';
+import { ASYNC_DISPOSE, DISPOSE } from '../lifecycle/disposal.js';
 import { connectionTo } from './worker_connection.js';
 import { asErrorOf, disposedError, snapshotBuffer } from './worker_messages.js';
 
-/** A qualifier in a worker. Create it with createQualifierWorker(). */
-class WorkerQualifier {
+/** A qualifier in a worker (an EventTarget: 'snapshotchange' after setSnapshot()). Create it with createQualifierWorker(). */
+class WorkerQualifier extends EventTarget {
   #runtime;
   #connection;
   #number;
   #clock;
   #ownsWorker;
   #disposed = false;
+  // Aborted by dispose() and terminate(): the calls in flight reject with DisposedError at once.
+  #lifetime = new AbortController();
 
   constructor(runtime, connection, number, clock, ownsWorker) {
+    super();
     this.#runtime = runtime;
     this.#connection = connection;
     this.#number = number;
@@ -25,20 +32,20 @@ class WorkerQualifier {
   }
 
   /** The qualifying rewards and points products for a basket (docs/reference.md#answer). */
-  qualify(request) {
-    return this.#ask('qualify', request);
+  qualify(request, options) {
+    return this.#ask('qualify', request, {}, options);
   }
 
   /** Every reward and points product with its discount and failing rules (docs/reference.md#explain). */
-  explain(request) {
-    return this.#ask('explain', request);
+  explain(request, options) {
+    return this.#ask('explain', request, {}, options);
   }
 
   /** How one offer, `{ kind, id }`, fares on a basket (docs/reference.md#offer-outcome). */
-  offerOutcome(request, offer) {
+  offerOutcome(request, offer, options) {
     // Only its kind and id cross; the engine in the worker checks them (a TypeError crosses back).
     const ref = offer !== null && typeof offer === 'object' ? { kind: offer.kind, id: offer.id } : offer;
-    return this.#ask('offerOutcome', request, { offer: ref });
+    return this.#ask('offerOutcome', request, { offer: ref }, options);
   }
 
   /** Replaces the snapshot; on error (422) the previous one stays in force. */
@@ -47,6 +54,7 @@ class WorkerQualifier {
       if (this.#disposed) throw disposedError();
       const buffer = snapshotBuffer(snapshot);
       await this.#connection.call({ op: 'setSnapshot', qualifier: this.#number, snapshot: buffer }, [buffer]);
+      this.dispatchEvent(new SnapshotChangeEvent('set'));
     });
   }
 
@@ -54,6 +62,7 @@ class WorkerQualifier {
   async dispose() {
     if (this.#disposed) return;
     this.#disposed = true;
+    this.#lifetime.abort(disposedError());
     const connection = this.#connection;
     connection.hosted -= 1;
     try {
@@ -62,6 +71,16 @@ class WorkerQualifier {
       // A worker already gone holds nothing.
     }
     if (this.#ownsWorker && connection.hosted === 0) await connection.terminate();
+  }
+
+  /** `using q = ...`: dispose() begins at the end of the block (the worker frees the snapshot after it). */
+  [DISPOSE]() {
+    this.dispose();
+  }
+
+  /** `await using q = ...`: dispose(), awaited. */
+  [ASYNC_DISPOSE]() {
+    return this.dispose();
   }
 
   get disposed() {
@@ -78,19 +97,22 @@ class WorkerQualifier {
     return this.#settled(() => this.#connection.call({ op: 'diagnostics' }));
   }
 
-  /** Ends the worker at once: this qualifier and every other one in it are gone (410). */
+  /** Ends the worker at once: this qualifier and every other one in it are gone (DisposedError, 410). */
   terminate() {
     this.#disposed = true;
+    if (!this.#lifetime.signal.aborted) this.#lifetime.abort(disposedError());
     return this.#connection.terminate();
   }
 
-  #ask(op, request, more = {}) {
+  #ask(op, request, more, options) {
     return this.#settled(() => {
       if (this.#disposed) throw disposedError();
+      const signal = signalOption(options, op);
       const text = toJsonText(request, 'request', 400);
       const message = { ...more, op, qualifier: this.#number, request: text };
       if (this.#clock !== null) message.now = this.#clock();
-      return this.#connection.call(message);
+      // The worker answers anyway; an abort (or dispose()) only stops this call's wait.
+      return abortable([signal, this.#lifetime.signal], () => this.#connection.call(message));
     });
   }
 
@@ -99,7 +121,7 @@ class WorkerQualifier {
     try {
       return await call();
     } catch (e) {
-      throw asErrorOf(this.#runtime.QualifyError, e);
+      throw asErrorOf(this.#runtime, e);
     }
   }
 }
@@ -145,7 +167,7 @@ export async function createQualifierIn(runtime, snapshot, options = {}) {
   try {
     return await create(runtime, snapshot, options);
   } catch (e) {
-    throw asErrorOf(runtime.QualifyError, e);
+    throw asErrorOf(runtime, e);
   }
 }
 
