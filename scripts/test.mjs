@@ -10,6 +10,7 @@
 // Each step prints its wall time and the CPU time of its processes; the summary adds the total.
 // Exits non-zero when any step fails.
 import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -34,16 +35,19 @@ function cpuOf(times) {
 }
 
 /**
- * Runs a command from the repository root; resolves with the CPU time (user + sys) of it and
- * every process it waited for, rejects when it cannot start or exits non-zero. bash runs it and
- * reports the children's times on fd 3 (Node has no rusage of a child).
+ * Runs a command from the repository root, its output to `out` (an open file, or 'inherit');
+ * resolves with the CPU time (user + sys) of it and every process it waited for, rejects when it
+ * cannot start or exits non-zero. bash runs it and reports the children's times on fd 3 (Node
+ * has no rusage of a child).
  */
-function run(command, args) {
-  console.log(`\ntest: ${command} ${args.join(' ')}`);
+function run(command, args, out) {
+  const header = `\ntest: ${command} ${args.join(' ')}\n`;
+  if (out === 'inherit') process.stdout.write(header);
+  else writeSync(out, header);
   return new Promise((resolve, reject) => {
     const child = spawn('bash', ['-c', '"$@"; status=$?; times >&3; exit $status', 'bash', command, ...args], {
       cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
+      stdio: ['ignore', out, out, 'pipe'],
     });
     let times = '';
     child.stdio[3].on('data', (chunk) => {
@@ -57,32 +61,49 @@ function run(command, args) {
   });
 }
 
-/** One step: its commands in order; records ok, wall and CPU time. Resolves true when it passed. */
-async function step(name, commands) {
-  const started = performance.now();
-  let cpu = 0;
-  let ok = true;
-  try {
-    for (const [command, args] of commands) cpu += await run(command, args);
-  } catch (e) {
-    console.error(`test: ${name} failed: ${e.message}`);
-    ok = false;
+const started = performance.now();
+const logDir = path.join(root, 'build/test-logs');
+
+/**
+ * One step: its commands in order; records ok, wall and CPU time, and resolves true when it
+ * passed. A step that runs beside another (`beside`) writes its output to build/test-logs/ and
+ * prints it whole when it ends, so that two steps' lines never interleave.
+ */
+async function step(name, commands, { beside = false } = {}) {
+  const result = { name, ok: true, start: performance.now() - started, wall: 0, cpu: 0 };
+  results.push(result);
+  let out = 'inherit';
+  let log;
+  if (beside) {
+    mkdirSync(logDir, { recursive: true });
+    log = path.join(logDir, `${name.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60)}.log`);
+    out = openSync(log, 'w');
+    console.log(`\ntest: ${name}: started beside another step (its output: ${path.relative(root, log)})`);
   }
-  const wall = performance.now() - started;
-  results.push({ name, ok, wall, cpu });
-  console.log(`test: ${name}: ${ok ? 'ok' : 'FAILED'} in ${duration(wall)} (cpu ${duration(cpu)})`);
-  return ok;
+  let failure = null;
+  try {
+    for (const [command, args] of commands) result.cpu += await run(command, args, out);
+  } catch (e) {
+    failure = e;
+    result.ok = false;
+  }
+  result.wall = performance.now() - started - result.start;
+  if (log) {
+    closeSync(out);
+    process.stdout.write(`\ntest: ${name}: its output\n${readFileSync(log, 'utf8')}`);
+  }
+  if (failure) console.error(`test: ${name} failed: ${failure.message}`);
+  console.log(`test: ${name}: ${result.ok ? 'ok' : 'FAILED'} in ${duration(result.wall)} (cpu ${duration(result.cpu)})`);
+  return result.ok;
 }
 
 function skip(name, why) {
   console.error(`test: ${name} skipped: ${why}`);
-  results.push({ name, ok: false, skipped: true, wall: 0, cpu: 0 });
+  results.push({ name, ok: false, skipped: true, start: performance.now() - started, wall: 0, cpu: 0 });
 }
 
 const node = (...args) => [process.execPath, args];
-const nodeTest = (...dirs) => node('--test', ...dirs);
 
-const started = performance.now();
 const systemReady = await step('system packages', [['bash', ['scripts/ensure-system.sh']]]);
 const npmReady = await step(
   'npm packages',
@@ -105,65 +126,71 @@ if (!systemReady) {
 const nativeBuilt = systemReady && (await step('native build', [node('scripts/build.mjs', '--only', 'native')]));
 const wasmBuilt = systemReady && (await step('wasm build', [node('scripts/build.mjs', '--only', 'wasm')]));
 
-if (nativeBuilt) {
-  await step('native tests (ctest)', [['ctest', ['--test-dir', 'build/native', '--output-on-failure']]]);
-} else {
-  skip('native tests (ctest)', 'native build failed');
+// Then three lanes at once, one step of each at a time. The native lane compiles the sanitizer and
+// fuzzer trees and fuzzes: it keeps the two cores of CI's machine busy. The JS suites mostly wait
+// (on services, Chromium, timers, staleness and retry deadlines), so they run beside it, in two
+// lanes (Node's suites; Chromium's and the consumer's), each suite two files at a time. `ready` is
+// true, or why the step cannot run.
+const FILES_AT_ONCE = 2;
+const suite = (dir) => node('--test', `--test-concurrency=${FILES_AT_ONCE}`, dir);
+const builtForJs = (wasmBuilt && npmReady) || 'wasm build or npm packages missing';
+const builtForService = (nativeBuilt && wasmBuilt) || 'native or wasm build failed';
+const builtForConsumer = (nativeBuilt && wasmBuilt && npmReady) || 'native or wasm build or npm packages missing';
+const nativeLane = [
+  {
+    name: 'native tests (ctest)',
+    commands: [['ctest', ['--test-dir', 'build/native', '--output-on-failure']]],
+    ready: nativeBuilt || 'native build failed',
+  },
+  {
+    name: 'native tests under ASan + UBSan (scripts/sanitize.sh)',
+    commands: [['bash', ['scripts/sanitize.sh']]],
+    ready: nativeBuilt || 'native build failed',
+  },
+  {
+    name: 'fuzzers, a short run of each (scripts/fuzz.sh)',
+    commands: [['bash', ['scripts/fuzz.sh']]],
+    ready: nativeBuilt || 'native build failed',
+  },
+];
+const nodeLane = [
+  { name: 'service tests (node --test tests/service/)', commands: [suite('tests/service/')], ready: builtForService },
+  { name: 'JS tests (node --test tests/js/)', commands: [suite('tests/js/')], ready: builtForJs },
+  {
+    name: 'store hub tests: claims over HTTP, startStoreHub and the hub CLI (node --test tests/hub/)',
+    commands: [suite('tests/hub/')],
+    ready: nativeBuilt || 'native build failed',
+  },
+  {
+    name: 'launcher tests: serve and startLocalService from the checkout (node --test tests/package/)',
+    commands: [suite('tests/package/')],
+    ready: builtForService,
+  },
+];
+const browserLane = [
+  { name: 'browser tests (node --test tests/browser/)', commands: [suite('tests/browser/')], ready: builtForConsumer },
+  { name: 'consumer tests (node --test tests/consumer/)', commands: [suite('tests/consumer/')], ready: builtForConsumer },
+  {
+    name: 'types (tsc --noEmit)',
+    commands: [node('node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tests/js/types')],
+    ready: npmReady || 'npm packages missing',
+  },
+];
+
+async function lane(steps) {
+  for (const { name, commands, ready } of steps) {
+    if (ready === true) await step(name, commands, { beside: true });
+    else skip(name, ready);
+  }
 }
-if (nativeBuilt) {
-  await step('native tests under ASan + UBSan (scripts/sanitize.sh)', [['bash', ['scripts/sanitize.sh']]]);
-  await step('fuzzers, a short run of each (scripts/fuzz.sh)', [['bash', ['scripts/fuzz.sh']]]);
-} else {
-  skip('native tests under ASan + UBSan (scripts/sanitize.sh)', 'native build failed');
-  skip('fuzzers, a short run of each (scripts/fuzz.sh)', 'native build failed');
-}
-if (wasmBuilt && npmReady) {
-  await step('JS tests (node --test)', [nodeTest('tests/js/')]);
-} else {
-  skip('JS tests (node --test)', 'wasm build or npm packages missing');
-}
-if (nativeBuilt && wasmBuilt) {
-  await step('service tests (node --test tests/service/)', [nodeTest('tests/service/')]);
-} else {
-  skip('service tests (node --test tests/service/)', 'native or wasm build failed');
-}
-if (nativeBuilt) {
-  await step('store hub tests: claims over HTTP, startStoreHub and the hub CLI (node --test tests/hub/)', [
-    nodeTest('tests/hub/'),
-  ]);
-} else {
-  skip('store hub tests (node --test tests/hub/)', 'native build failed');
-}
-if (nativeBuilt && wasmBuilt) {
-  await step('launcher tests: serve and startLocalService from the checkout (node --test tests/package/)', [
-    nodeTest('tests/package/'),
-  ]);
-} else {
-  skip(
-    'launcher tests: serve and startLocalService from the checkout (node --test tests/package/)',
-    'native or wasm build failed',
-  );
-}
-if (nativeBuilt && wasmBuilt && npmReady) {
-  await step('consumer tests (node --test tests/consumer/)', [nodeTest('tests/consumer/')]);
-} else {
-  skip('consumer tests (node --test tests/consumer/)', 'native or wasm build or npm packages missing');
-}
-if (nativeBuilt && wasmBuilt && npmReady) {
-  await step('browser tests (node --test tests/browser/)', [nodeTest('tests/browser/')]);
-} else {
-  skip('browser tests (node --test tests/browser/)', 'native or wasm build or npm packages missing');
-}
-if (npmReady) {
-  await step('types (tsc --noEmit)', [node('node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tests/js/types')]);
-} else {
-  skip('types (tsc --noEmit)', 'npm packages missing');
-}
+await Promise.all([lane(nativeLane), lane(nodeLane), lane(browserLane)]);
 const total = performance.now() - started;
 
-console.log('\ntest summary (wall time, then the CPU time of the step\'s processes):');
-for (const { name, ok, skipped, wall, cpu } of results) {
-  const times = skipped ? 'skipped'.padEnd(19) : `${duration(wall).padStart(7)}  cpu ${duration(cpu).padStart(7)}`;
+console.log("\ntest summary (when each step started, its wall time, the CPU time of its processes):");
+for (const { name, ok, skipped, start, wall, cpu } of results) {
+  const times = skipped
+    ? 'skipped'.padEnd(32)
+    : `+${duration(start).padEnd(7)} ${duration(wall).padStart(7)}  cpu ${duration(cpu).padStart(7)}`;
   console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${times}  ${name}`);
 }
 const failed = results.filter((r) => !r.ok).length;
