@@ -76,7 +76,7 @@ async function step(name, commands, { beside = false } = {}) {
   let log;
   if (beside) {
     mkdirSync(logDir, { recursive: true });
-    log = path.join(logDir, `${name.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60)}.log`);
+    log = path.join(logDir, `${name.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60).replace(/^-|-$/g, '')}.log`);
     out = openSync(log, 'w');
     console.log(`\ntest: ${name}: started beside another step (its output: ${path.relative(root, log)})`);
   }
