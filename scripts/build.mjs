@@ -43,6 +43,8 @@ function run(command, args, env = process.env) {
 /** The native tree, configured (cpp-httplib's source fetched first, see below). */
 function configureNative(dir) {
   // cpp-httplib's full header for loyalty_service_portable; without it CMake skips that target.
+  // The first configure fetches it too (service/CMakeLists.txt); this retries for a tree
+  // configured while deb.debian.org could not be reached.
   const httplib = spawnSync('bash', ['scripts/httplib-source.sh'], { cwd: root, stdio: 'inherit' });
   if (httplib.status !== 0) console.warn('build: scripts/httplib-source.sh failed (see above)');
   if (!existsSync(path.join(dir, 'CMakeCache.txt'))) {

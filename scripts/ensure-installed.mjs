@@ -24,9 +24,12 @@ export function ensureSystemPackages(run) {
   run('bash', ['scripts/ensure-system.sh']);
 }
 
+/** True when an npm package the build or the tests need is missing. */
+export function npmPackagesMissing() {
+  return !NPM_PACKAGES.every((file) => existsSync(path.join(root, file)));
+}
+
 /** Runs `npm ci` when an npm package the build or the tests need is missing. */
 export function ensureNpmPackages(run) {
-  if (!NPM_PACKAGES.every((file) => existsSync(path.join(root, file)))) {
-    run('npm', ['ci', '--no-audit', '--no-fund']);
-  }
+  if (npmPackagesMissing()) run('npm', ['ci', '--no-audit', '--no-fund']);
 }

@@ -17,6 +17,14 @@ if [[ -f $link/httplib.h ]]; then
   echo "httplib-source: $link/httplib.h present"
   exit 0
 fi
+# Two trees configured at once (npm test's native and sanitizer trees) fetch it once.
+mkdir -p "$dest"
+exec 9>"$dest/.fetch-lock"
+flock 9
+if [[ -f $link/httplib.h ]]; then
+  echo "httplib-source: $link/httplib.h present"
+  exit 0
+fi
 
 for tool in apt-get dpkg-source; do
   if ! command -v "$tool" >/dev/null; then

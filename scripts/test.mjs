@@ -8,92 +8,166 @@
 // (tests/consumer/: the tarballs of `npm run pack` installed outside the checkout, with the
 // README's code blocks, Node, esbuild, Vite and jsdom, Chromium, the CLI and serve), the kiosk
 // page in Chromium (tests/browser/) and the types (tsc --noEmit).
+// Each step prints its wall time and the CPU time of its processes; the summary adds the total.
 // Exits non-zero when any step fails.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
-import { buildEmulator, buildNative, buildWasm } from './build.mjs';
-import { ensureNpmPackages, ensureSystemPackages } from './ensure-installed.mjs';
+import { npmPackagesMissing } from './ensure-installed.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const results = [];
 
-function run(command, args) {
-  console.log(`\ntest: ${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
-  if (result.error) throw new Error(`cannot run ${command}: ${result.error.message}`);
-  if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
-  }
+/** 83.2s, 4m07s. */
+function duration(ms) {
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)}s`;
+  return `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
 }
 
-function step(name, fn) {
-  try {
-    fn();
-    results.push({ name, ok: true });
-    return true;
-  } catch (e) {
-    console.error(`test: ${name} failed: ${e.message}`);
-    results.push({ name, ok: false });
-    return false;
+/** bash's `times` ("0m1.250s 0m0.125s", the shell's line, then its children's): user + sys in ms. */
+function cpuOf(times) {
+  let ms = 0;
+  for (const [, m, s] of times.matchAll(/(\d+)m([\d.]+)s/g)) ms += (Number(m) * 60 + Number(s)) * 1000;
+  return ms;
+}
+
+/**
+ * Runs a command from the repository root, its output to `out` (an open file, or 'inherit');
+ * resolves with the CPU time (user + sys) of it and every process it waited for, rejects when it
+ * cannot start or exits non-zero. bash runs it and reports the children's times on fd 3 (Node
+ * has no rusage of a child).
+ */
+function run(command, args, out) {
+  const header = `\ntest: ${command} ${args.join(' ')}\n`;
+  if (out === 'inherit') process.stdout.write(header);
+  else writeSync(out, header);
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', '"$@"; status=$?; times >&3; exit $status', 'bash', command, ...args], {
+      cwd: root,
+      stdio: ['ignore', out, out, 'pipe'],
+    });
+    let times = '';
+    child.stdio[3].on('data', (chunk) => {
+      times += chunk;
+    });
+    child.on('error', (e) => reject(new Error(`cannot run ${command}: ${e.message}`)));
+    child.on('close', (status, signal) => {
+      if (status === 0) resolve(cpuOf(times));
+      else reject(new Error(`${command} ${args.join(' ')} exited with ${status ?? signal}`));
+    });
+  });
+}
+
+const started = performance.now();
+const logDir = path.join(root, 'build/test-logs');
+
+/**
+ * One step: its commands in order; records ok, wall and CPU time, and resolves true when it
+ * passed. A step that runs beside another (`beside`) writes its output to build/test-logs/ and
+ * prints it whole when it ends, so that two steps' lines never interleave.
+ */
+async function step(name, commands, { beside = false } = {}) {
+  const result = { name, ok: true, start: performance.now() - started, wall: 0, cpu: 0 };
+  results.push(result);
+  let out = 'inherit';
+  let log;
+  if (beside) {
+    mkdirSync(logDir, { recursive: true });
+    log = path.join(logDir, `${name.replace(/[^A-Za-z0-9]+/g, '-').slice(0, 60).replace(/^-|-$/g, '')}.log`);
+    out = openSync(log, 'w');
+    console.log(`\ntest: ${name}: started beside another step (its output: ${path.relative(root, log)})`);
   }
+  let failure = null;
+  try {
+    for (const [command, args] of commands) result.cpu += await run(command, args, out);
+  } catch (e) {
+    failure = e;
+    result.ok = false;
+  }
+  result.wall = performance.now() - started - result.start;
+  if (log) {
+    closeSync(out);
+    process.stdout.write(`\ntest: ${name}: its output\n${readFileSync(log, 'utf8')}`);
+  }
+  if (failure) console.error(`test: ${name} failed: ${failure.message}`);
+  console.log(`test: ${name}: ${result.ok ? 'ok' : 'FAILED'} in ${duration(result.wall)} (cpu ${duration(result.cpu)})`);
+  return result.ok;
 }
 
 function skip(name, why) {
   console.error(`test: ${name} skipped: ${why}`);
-  results.push({ name, ok: false });
+  results.push({ name, ok: false, skipped: true, start: performance.now() - started, wall: 0, cpu: 0 });
 }
 
-const systemReady = step('system packages', () => ensureSystemPackages(run));
-const npmReady = step('npm packages', () => ensureNpmPackages(run));
+const node = (...args) => [process.execPath, args];
 
-step('imports and the house rules of web/ and kiosk/ (scripts/check-imports.mjs, scripts/check-house.mjs)', () => {
-  run(process.execPath, ['scripts/check-imports.mjs', 'web']);
-  run(process.execPath, ['scripts/check-imports.mjs', 'kiosk']);
-  run(process.execPath, ['scripts/check-house.mjs']);
-});
-step("the engine's front door: the faces' includes and the C++ folders (scripts/check-includes.mjs)", () => {
-  run(process.execPath, ['scripts/check-includes.mjs']);
-});
+const systemReady = await step('system packages', [['bash', ['scripts/ensure-system.sh']]]);
+const npmReady = await step(
+  'npm packages',
+  npmPackagesMissing() ? [['npm', ['ci', '--no-audit', '--no-fund']]] : [],
+);
+
+await step('imports and the house rules of web/ and kiosk/ (scripts/check-imports.mjs, scripts/check-house.mjs)', [
+  node('scripts/check-imports.mjs', 'web'),
+  node('scripts/check-imports.mjs', 'kiosk'),
+  node('scripts/check-house.mjs'),
+]);
+await step("the engine's front door: the faces' includes and the C++ folders (scripts/check-includes.mjs)", [
+  node('scripts/check-includes.mjs'),
+]);
 
 if (!systemReady) {
   skip('native build', 'system packages missing');
   skip('wasm build', 'system packages missing');
 }
-const nativeBuilt = systemReady && step('native build', buildNative);
-const wasmBuilt = systemReady && step('wasm build', buildWasm);
-const emulatorBuilt = wasmBuilt && step("emulator build (the service's and the hub's C++ in wasm)", buildEmulator);
+const nativeBuilt = systemReady && (await step('native build', [node('scripts/build.mjs', '--only', 'native')]));
+const wasmBuilt = systemReady && (await step('wasm build', [node('scripts/build.mjs', '--only', 'wasm')]));
 
-if (nativeBuilt) {
-  step('native tests (ctest)', () =>
-    run('ctest', ['--test-dir', 'build/native', '--output-on-failure']),
-  );
-} else {
-  skip('native tests (ctest)', 'native build failed');
-}
-if (nativeBuilt) {
-  step('native tests under ASan + UBSan (scripts/sanitize.sh)', () =>
-    run('bash', ['scripts/sanitize.sh']),
-  );
-  step('fuzzers, a short run of each (scripts/fuzz.sh)', () => run('bash', ['scripts/fuzz.sh']));
-} else {
-  skip('native tests under ASan + UBSan (scripts/sanitize.sh)', 'native build failed');
-  skip('fuzzers, a short run of each (scripts/fuzz.sh)', 'native build failed');
-}
-if (wasmBuilt && npmReady) {
-  step('JS tests (node --test)', () => run(process.execPath, ['--test', 'tests/js/']));
-} else {
-  skip('JS tests (node --test)', 'wasm build or npm packages missing');
-}
-if (nativeBuilt && wasmBuilt) {
-  step('service tests (node --test tests/service/)', () =>
-    run(process.execPath, ['--test', 'tests/service/']),
-  );
-} else {
-  skip('service tests (node --test tests/service/)', 'native or wasm build failed');
-}
+// Then three lanes at once, one step of each at a time. The native lane compiles the sanitizer and
+// fuzzer trees and fuzzes: it keeps the two cores of CI's machine busy. The JS suites mostly wait
+// (on services, Chromium, timers, staleness and retry deadlines), so they run beside it, in two
+// lanes (Node's suites; Chromium's and the consumer's), each suite two files at a time. `ready` is
+// true, or why the step cannot run.
+const FILES_AT_ONCE = 2;
+const suite = (dir) => node('--test', `--test-concurrency=${FILES_AT_ONCE}`, dir);
+const builtForJs = (wasmBuilt && npmReady) || 'wasm build or npm packages missing';
+const builtForService = (nativeBuilt && wasmBuilt) || 'native or wasm build failed';
+const builtForConsumer = (nativeBuilt && wasmBuilt && npmReady) || 'native or wasm build or npm packages missing';
+const nativeLane = [
+  {
+    name: 'native tests (ctest)',
+    commands: [['ctest', ['--test-dir', 'build/native', '--output-on-failure']]],
+    ready: nativeBuilt || 'native build failed',
+  },
+  {
+    name: 'native tests under ASan + UBSan (scripts/sanitize.sh)',
+    commands: [['bash', ['scripts/sanitize.sh']]],
+    ready: nativeBuilt || 'native build failed',
+  },
+  {
+    name: 'fuzzers, a short run of each (scripts/fuzz.sh)',
+    commands: [['bash', ['scripts/fuzz.sh']]],
+    ready: nativeBuilt || 'native build failed',
+  },
+];
+const nodeLane = [
+  { name: 'service tests (node --test tests/service/)', commands: [suite('tests/service/')], ready: builtForService },
+  { name: 'JS tests (node --test tests/js/)', commands: [suite('tests/js/')], ready: builtForJs },
+  {
+    name: 'store hub tests: claims over HTTP, startStoreHub and the hub CLI (node --test tests/hub/)',
+    commands: [suite('tests/hub/')],
+    ready: nativeBuilt || 'native build failed',
+  },
+  {
+    name: 'launcher tests: serve and startLocalService from the checkout (node --test tests/package/)',
+    commands: [suite('tests/package/')],
+    ready: builtForService,
+  },
+];
 // One conformance suite, two runtimes: the emulator's own tests (the 1,000-request differential
 // against the native service among them), then the service's and the hub's suites that need no
 // database file, again on the wasm runtime (LQ_SERVICE_RUNTIME, LQ_HUB_RUNTIME: their harnesses).
@@ -108,62 +182,59 @@ const WASM_CONFORMANCE = [
   'tests/hub/claims.test.js',
   'tests/hub/launcher.test.js',
 ];
-if (nativeBuilt && emulatorBuilt && npmReady) {
-  step('emulator tests: createEmulator, MSW, the wasm runtime, the differential test, Chromium (node --test tests/emulator/)', () =>
-    run(process.execPath, ['--test', 'tests/emulator/']),
-  );
-  step('service and hub suites on the wasm runtime (LQ_SERVICE_RUNTIME=wasm LQ_HUB_RUNTIME=wasm node --test ...)', () =>
-    run('env', ['LQ_SERVICE_RUNTIME=wasm', 'LQ_HUB_RUNTIME=wasm', process.execPath, '--test', ...WASM_CONFORMANCE]),
-  );
-} else {
-  skip('emulator tests (node --test tests/emulator/)', 'native or emulator build or npm packages missing');
-  skip('service and hub suites on the wasm runtime', 'native or emulator build or npm packages missing');
-}
-if (nativeBuilt) {
-  step('store hub tests: claims over HTTP, startStoreHub and the hub CLI (node --test tests/hub/)', () =>
-    run(process.execPath, ['--test', 'tests/hub/']),
-  );
-} else {
-  skip('store hub tests (node --test tests/hub/)', 'native build failed');
-}
-if (nativeBuilt && wasmBuilt) {
-  step('launcher tests: serve and startLocalService from the checkout (node --test tests/package/)', () =>
-    run(process.execPath, ['--test', 'tests/package/']),
-  );
-} else {
-  skip(
-    'launcher tests: serve and startLocalService from the checkout (node --test tests/package/)',
-    'native or wasm build failed',
-  );
-}
-if (nativeBuilt && wasmBuilt && npmReady) {
-  step('consumer tests (node --test tests/consumer/)', () => run(process.execPath, ['--test', 'tests/consumer/']));
-} else {
-  skip('consumer tests (node --test tests/consumer/)', 'native or wasm build or npm packages missing');
-}
-if (nativeBuilt && wasmBuilt && npmReady) {
-  step('browser tests (node --test tests/browser/)', () =>
-    run(process.execPath, ['--test', 'tests/browser/']),
-  );
-} else {
-  skip('browser tests (node --test tests/browser/)', 'native or wasm build or npm packages missing');
-}
-if (npmReady) {
-  step('types (tsc --noEmit)', () =>
-    run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tests/js/types']),
-  );
-  step('types under lib ES2022 with Node\'s types, and under WebWorker (tsc --noEmit)', () => {
-    for (const config of ['tsconfig.es2022.json', 'tsconfig.webworker.json']) {
-      run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', `tests/js/types/${config}`]);
-    }
-  });
-} else {
-  skip('types (tsc --noEmit)', 'npm packages missing');
-  skip('types under lib ES2022 with Node\'s types, and under WebWorker (tsc --noEmit)', 'npm packages missing');
-}
+// The emulator's lane: its build (the service's and the hub's C++ in wasm), then its suites.
+const emulatorLane = [
+  {
+    name: "emulator build (the service's and the hub's C++ in wasm)",
+    commands: [node('scripts/build.mjs', '--only', 'emulator')],
+    ready: wasmBuilt || 'wasm build failed',
+  },
+  {
+    name: 'emulator tests: createEmulator, MSW, the wasm runtime, the differential test, Chromium (node --test tests/emulator/)',
+    commands: [suite('tests/emulator/')],
+    ready: builtForConsumer,
+    needsFirst: true,
+  },
+  {
+    name: 'service and hub suites on the wasm runtime (LQ_SERVICE_RUNTIME=wasm LQ_HUB_RUNTIME=wasm node --test ...)',
+    commands: [['env', ['LQ_SERVICE_RUNTIME=wasm', 'LQ_HUB_RUNTIME=wasm', process.execPath, '--test',
+      `--test-concurrency=${FILES_AT_ONCE}`, ...WASM_CONFORMANCE]]],
+    ready: builtForConsumer,
+    needsFirst: true,
+  },
+];
+const browserLane = [
+  { name: 'browser tests (node --test tests/browser/)', commands: [suite('tests/browser/')], ready: builtForConsumer },
+  { name: 'consumer tests (node --test tests/consumer/)', commands: [suite('tests/consumer/')], ready: builtForConsumer },
+  {
+    name: 'types (tsc --noEmit)',
+    commands: ['tsconfig.json', 'tsconfig.es2022.json', 'tsconfig.webworker.json'].map((config) =>
+      node('node_modules/typescript/bin/tsc', '--noEmit', '-p', `tests/js/types/${config}`)),
+    ready: npmReady || 'npm packages missing',
+  },
+];
 
-console.log('\ntest summary:');
-for (const { name, ok } of results) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name}`);
+// A lane runs its steps in order; a step that `needsFirst` runs only if the lane's first step passed.
+async function lane(steps) {
+  let firstPassed = null;
+  for (const { name, commands, ready, needsFirst } of steps) {
+    const why = ready !== true ? ready : needsFirst && !firstPassed ? `${steps[0].name} failed` : true;
+    const ok = why === true ? await step(name, commands, { beside: true }) : (skip(name, why), false);
+    firstPassed ??= ok;
+  }
+}
+await Promise.all([lane(nativeLane), lane(nodeLane), lane(browserLane), lane(emulatorLane)]);
+const total = performance.now() - started;
+
+console.log("\ntest summary (when each step started, its wall time, the CPU time of its processes):");
+for (const { name, ok, skipped, start, wall, cpu } of results) {
+  const times = skipped
+    ? 'skipped'.padEnd(32)
+    : `+${duration(start).padEnd(7)} ${duration(wall).padStart(7)}  cpu ${duration(cpu).padStart(7)}`;
+  console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${times}  ${name}`);
+}
 const failed = results.filter((r) => !r.ok).length;
+const cpu = results.reduce((sum, r) => sum + r.cpu, 0);
 console.log(`steps: ${results.length - failed} passed, ${failed} failed`);
+console.log(`total: ${duration(total)} wall, cpu ${duration(cpu)}`);
 process.exitCode = failed === 0 ? 0 : 1;

@@ -10,8 +10,9 @@
 #                                         executions per second); its working corpus is then
 #                                         replayed through the sanitizer build ("fuzz") as well
 #
-# Every crash becomes a regression: copy the artifact into tests/fuzz/regressions/<target>/;
-# ctest (fuzz_replay_<target>) replays those files and the seed corpus in every native build.
+# Every crash becomes a regression: copy the artifact into tests/fuzz/regressions/<target>/; each
+# run executes those files and the seed corpus first (and ctest's fuzz_replay_<target> in a native
+# build configured with -DLQ_FUZZ_REPLAY=ON, for a machine without clang's libFuzzer).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -70,15 +71,20 @@ for target in "${targets[@]}"; do
   options=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts")
   if [[ -n "$runs" ]]; then options+=(-runs="$runs"); else options+=(-max_total_time="$seconds"); fi
   case $target in
-    request | snapshot) options+=(-dict=tests/fuzz/json.dict -max_len=16384) ;;
-    *) options+=(-max_len=256) ;;
+    request | snapshot) options+=(-dict=tests/fuzz/json.dict); max_len=16384 ;;
+    *) max_len=256 ;;
   esac
-  log=build/$preset/$target.log
-  echo "fuzz: $target for $budget ($preset)"
-  status=0
   inputs=("$work" "$seeds")
   # git keeps no empty folder, and libFuzzer stops at a missing one.
   [[ -d tests/fuzz/regressions/$target ]] && inputs+=(tests/fuzz/regressions/"$target")
+  # libFuzzer runs every input given before it mutates: this is the one replay of the seeds and
+  # the regressions npm test does. It cuts inputs to -max_len: never shorter than the longest one.
+  longest=$(find "${inputs[@]}" -type f -printf '%s\n' | sort -n | tail -n 1)
+  ((${longest:-0} <= max_len)) || max_len=$longest
+  options+=(-max_len="$max_len")
+  log=build/$preset/$target.log
+  echo "fuzz: $target for $budget ($preset)"
+  status=0
   started=$SECONDS
   "$binary" "${options[@]}" "${inputs[@]}" >"$log" 2>&1 || status=$?
   # A run without sanitizers sees no memory error that does not crash: its whole working corpus
