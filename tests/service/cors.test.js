@@ -90,7 +90,7 @@ describe('a service started with corsOrigin', () => {
     const read = await account(service, 'u_1001', { headers });
     assert.equal(read.status, 200);
     assert.equal(read.headers.get('access-control-allow-origin'), DEV_SERVER);
-    assert.deepEqual(listOf(read.headers.get('access-control-expose-headers')), ['etag', 'retry-after']);
+    assert.deepEqual(listOf(read.headers.get('access-control-expose-headers')), ['date', 'etag', 'retry-after']);
     assert.ok(listOf(read.headers.get('vary')).includes('origin'));
     assert.ok(read.headers.get('etag'));
     // The 304 of a conditional refresh, a 401, a 404 and the sandbox operations: the page reads each.

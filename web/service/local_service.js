@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { chooseRuntime } from '../emulator/runtime_choice.js';
-import { startWasmService } from '../emulator/wasm_front.js';
+import { chooseRuntime } from './runtime_choice.js';
+import { startWasmService } from './wasm_front.js';
 import { startNativeProcess, processOptions } from './native_process.js';
 import { serviceBinaryPath } from './service_binary.js';
-import { serviceArguments } from './service_options.js';
+import { serviceArguments } from '../options/service_options.js';
 
 export { ServiceBinaryError, hubBinaryPath, serviceBinaryPath } from './service_binary.js';
 export { startStoreHub } from './store_hub.js';
