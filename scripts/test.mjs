@@ -11,7 +11,8 @@
 // Each step prints its wall time and the CPU time of its processes; the summary adds the total.
 // Exits non-zero when any step fails.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,12 @@ import { fileURLToPath } from 'node:url';
 import { npmPackagesMissing } from './ensure-installed.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The suites' default stores (XDG folders) in a folder of this run, never the developer's; the
+// service harness gives each test process folders of its own below that.
+const testHome = mkdtempSync(path.join(os.tmpdir(), 'lq-npm-test-'));
+process.env.XDG_STATE_HOME = path.join(testHome, 'state');
+process.env.XDG_CACHE_HOME = path.join(testHome, 'cache');
+process.on('exit', () => rmSync(testHome, { recursive: true, force: true }));
 const results = [];
 
 /** 83.2s, 4m07s. */

@@ -9,6 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { startLocalService } from '../../web/service/local_service.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+// The package's default stores (the order outbox, its billing records, snapshots) live under the
+// user's XDG folders: each test process gets folders of its own, so that no test reads what
+// another left there (a billed reward held) and none writes into the developer's.
+const stateHome = mkdtempSync(path.join(os.tmpdir(), 'lq-test-home-'));
+process.env.XDG_STATE_HOME = path.join(stateHome, 'state');
+process.env.XDG_CACHE_HOME = path.join(stateHome, 'cache');
+process.on('exit', () => rmSync(stateHome, { recursive: true, force: true }));
 export const fixturePath = path.join(root, 'fixtures/demo.json');
 export const fixture = JSON.parse(readFileSync(fixturePath, 'utf8'));
 export const MEDIA_TYPE = 'application/vnd.service-v1+json';

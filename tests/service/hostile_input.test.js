@@ -145,7 +145,7 @@ test('a corrupted database file stops the start with the integrity check message
   assert.equal(result.stdout, '');
 });
 
-test('--access-log sends the lines to a file, or nowhere', { timeout: 60_000 }, async () => {
+test('--access-log sends the lines to a file, or nowhere', { timeout: 180_000 }, async () => {
   const file = path.join(scratch.dir, 'access.log');
   const logged = await startService({ db: path.join(scratch.dir, 'log-file.db'), now: true, args: ['--access-log', file] });
   try {

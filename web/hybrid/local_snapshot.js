@@ -50,6 +50,8 @@ export class LocalSnapshot extends EventTarget {
   #savedAt = 0;
   #loading = null;
   #refreshing = null;
+  // A read asked for while another was in flight: it starts when that one ends.
+  #refreshAgain = null;
   #refreshBackoff;
   #derive;
   #reads;
@@ -136,15 +138,27 @@ export class LocalSnapshot extends EventTarget {
     }
   }
 
-  /** Fetches the account snapshot now (see HybridQualifier.refresh()). */
+  /**
+   * Fetches the account snapshot now (see HybridQualifier.refresh()): a read that starts after
+   * this call. A read already in flight may have been answered before it (a change the caller
+   * just made would be missing), so the call waits for that one and reads again; the calls made
+   * meanwhile share that next read.
+   */
   refresh() {
     this.#live();
     if (this.#refreshing === null) {
       this.#refreshing = this.#fetchSnapshot().finally(() => {
         this.#refreshing = null;
       });
+      return this.#refreshing;
     }
-    return this.#refreshing;
+    this.#refreshAgain ??= this.#refreshing
+      .catch(() => {})
+      .then(() => {
+        this.#refreshAgain = null;
+        return this.refresh();
+      });
+    return this.#refreshAgain;
   }
 
   /**
