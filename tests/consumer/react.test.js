@@ -7,7 +7,7 @@
 // offers follow the basket as the service would answer it, an order billed with its reward takes
 // the reward off (the hybrid's events reach useOffers), no console error, one account read per
 // hybrid (StrictMode's first leaves none running), an aborted call rejects with AbortError, and
-// after unmount diagnostics() shows no live handle.
+// diagnostics() shows one live handle per root's hybrid before unmount and none after it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync } from 'node:fs';
@@ -83,6 +83,7 @@ let origin;
 let browser;
 let out;
 const accountReads = { count: 0 };
+const apiRequests = []; // every /api/ request, in order: what an assertion's message shows
 
 /** Packs React, react-dom and scheduler from this checkout's node_modules and installs them offline in the project. */
 function installReact() {
@@ -108,6 +109,7 @@ function serve(request, response) {
     sendFile(response, path.join(out, url.pathname === '/' ? 'index.html' : path.normalize(url.pathname)));
     return;
   }
+  apiRequests.push(`${request.method} ${url.pathname}${url.search} ${request.headers['if-none-match'] ?? ''}`);
   if (request.method === 'GET' && url.pathname === '/api/account') accountReads.count += 1;
   const target = new URL(url.pathname + url.search, service.url);
   const forwarded = http.request(target, { method: request.method, headers: { ...request.headers, host: target.host } }, (answer) => {
@@ -202,7 +204,7 @@ test('the example under StrictMode in Chromium: offers follow the basket and an 
       assert.ok(await waitFor(async () => JSON.stringify(await shownOffers(page)) === JSON.stringify(expected), 20_000),
         `${JSON.stringify(lines)}: shown ${JSON.stringify(await shownOffers(page))}, the service ${JSON.stringify(expected)}`);
     }
-    assert.equal(accountReads.count, 1, "one account read, the app's hybrid's: StrictMode's first one read none (the probe's has asked nothing yet)");
+    assert.equal(accountReads.count, 1, `one account read, the app's hybrid's: StrictMode's first one read none (the probe's has asked nothing yet):\n${apiRequests.join('\n')}`);
 
     // Pay with the free latte: billed, and the offer is gone for the next basket (ordersettled,
     // the refresh after it, snapshotchange, useOffers asks again: no reload, no polling).
@@ -212,6 +214,13 @@ test('the example under StrictMode in Chromium: offers follow the basket and an 
     await page.locator('[data-offer="rw_free_latte"] input').check();
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.waitForFunction(() => document.querySelector('[role="status"]').textContent === 'Billed by the loyalty service. Discount: $4.75.', null, { timeout: 20_000 });
+    // Billed with its reward: the hybrid reads the account again (the service's snapshot after
+    // the order); waited for, so that no read of this page is still to come at unmount.
+    const readAfterOrder = () => {
+      const placed = apiRequests.findLastIndex((line) => line.startsWith('POST /api/baskets '));
+      return placed >= 0 && apiRequests.slice(placed + 1).some((line) => line.startsWith('GET /api/account '));
+    };
+    assert.ok(await waitFor(readAfterOrder, 20_000), `no account read after the billed order:\n${apiRequests.join('\n')}`);
     await add('Latte');
     assert.ok(await waitFor(async () => {
       const shown = await shownOffers(page);
@@ -223,10 +232,14 @@ test('the example under StrictMode in Chromium: offers follow the basket and an 
     assert.deepEqual(early, { name: 'AbortError', isDOMException: true });
 
     const reads = accountReads.count;
+    // Each root's hybrid holds an engine (the app's and the probe's; StrictMode's first ones made
+    // none), once a reload of the refresh after the order, if any, has let its old one go.
+    assert.ok(await waitFor(async () => (await page.evaluate(() => window.probe.liveHandles())) === 2, 10_000),
+      `live handles before unmount: ${await page.evaluate(() => window.probe.liveHandles())}, not 2`);
     await page.evaluate(() => window.probe.unmount());
     assert.ok(await waitFor(async () => (await page.evaluate(() => window.probe.liveHandles())) === 0, 10_000), 'a live handle after unmount');
     assert.equal(await page.evaluate(() => document.getElementById('app').childElementCount), 0);
-    assert.equal(accountReads.count, reads, 'no account read after unmount');
+    assert.equal(accountReads.count, reads, `an account read after unmount:\n${apiRequests.join('\n')}`);
     assert.deepEqual(problems, []);
   } finally {
     await page.close();

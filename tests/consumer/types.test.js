@@ -2,10 +2,11 @@
 // tests/js/types/ compiled by tsc against the packed package under each lib (ES2022 with Node's
 // types, DOM, WebWorker), with skipLibCheck false, exactOptionalPropertyTypes and
 // noUncheckedIndexedAccess; the schemas imported by their subpath export and checked against the
-// installed examples.
+// installed examples. A file that imports loyalty-qualifier/msw has MSW beside it (its optional peer
+// dependency, linked from the checkout for that compilation only): the other entries need none.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { after, before, test } from 'node:test';
@@ -14,6 +15,10 @@ import { consumerProject, root } from './consumer_project.js';
 
 const typesDir = path.join(root, 'tests/js/types');
 const CONFIGS = { 'ES2022 with Node\'s types': 'tsconfig.es2022.json', DOM: 'tsconfig.json', WebWorker: 'tsconfig.webworker.json' };
+/** Each config's lib, as the issue lists them: ES2022 alone (with Node's types), with DOM, with WebWorker. */
+const LIBS = { 'tsconfig.es2022.json': ['es2022'], 'tsconfig.json': ['es2022', 'dom'], 'tsconfig.webworker.json': ['es2022', 'webworker'] };
+/** The optional peer dependencies a config's files import (through the package's entries). */
+const PEERS = { 'tsconfig.json': ['msw'] };
 const configOf = (name) => JSON.parse(readFileSync(path.join(typesDir, name), 'utf8'));
 
 let project;
@@ -33,10 +38,21 @@ after(() => project?.cleanup());
 for (const [lib, config] of Object.entries(CONFIGS)) {
   test(`the types compile against the installed package under ${lib}`, { timeout: 180_000 }, () => {
     assert.ok(configOf(config).files.includes('exact_usage.ts'), `${config} compiles the exact types' consumer file`);
-    assert.equal(configOf('tsconfig.base.json').compilerOptions.skipLibCheck, false);
-    const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
-    const result = spawnSync(process.execPath, [tsc, '-p', config], { cwd: project.dir, env: project.env, encoding: 'utf8', timeout: 170_000 });
-    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.deepEqual(configOf(config).compilerOptions.lib, LIBS[config]);
+    const base = configOf('tsconfig.base.json').compilerOptions;
+    assert.deepEqual([base.skipLibCheck, base.exactOptionalPropertyTypes, base.noUncheckedIndexedAccess, base.strict], [false, true, true, true]);
+    const peers = (PEERS[config] ?? []).map((name) => path.join(project.dir, 'node_modules', name));
+    try {
+      for (const [i, link] of peers.entries()) {
+        mkdirSync(path.dirname(link), { recursive: true });
+        symlinkSync(path.join(root, 'node_modules', PEERS[config][i]), link, 'dir');
+      }
+      const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+      const result = spawnSync(process.execPath, [tsc, '-p', config], { cwd: project.dir, env: project.env, encoding: 'utf8', timeout: 170_000 });
+      assert.equal(result.status, 0, result.stdout + result.stderr);
+    } finally {
+      for (const link of peers) rmSync(link, { force: true });
+    }
   });
 }
 

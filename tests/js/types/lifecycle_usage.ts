@@ -14,6 +14,7 @@ import {
   type PendingOrder,
   type SnapshotChangeEvent,
   type SnapshotChangeReason,
+  type Snapshot,
 } from 'loyalty-qualifier';
 import { createQualifierWorker, DisposedError as WorkerDisposedError } from 'loyalty-qualifier/worker';
 
@@ -57,13 +58,15 @@ try {
   }
 }
 
-const q = await createQualifier({ schema_version: 1 });
+// The least snapshot the engine loads: it names a list (a misspelt one is a type error).
+const snapshot: Snapshot = { schema_version: 1, merchant: { id: 'm_1' }, user: { id: 'u_1' }, rewards: [] };
+const q = await createQualifier(snapshot);
 q.addEventListener('snapshotchange', (event) => event.reason);
 // @ts-expect-error a Qualifier settles no orders
 q.addEventListener('ordersettled', () => {});
 q[Symbol.dispose]();
 
-const worker = await createQualifierWorker('{"schema_version":1}');
+const worker = await createQualifierWorker(JSON.stringify(snapshot));
 await worker.qualify(basket, { signal: controller.signal });
 worker.addEventListener('snapshotchange', (event) => event.reason);
 await worker[Symbol.asyncDispose]();

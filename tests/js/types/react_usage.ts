@@ -1,6 +1,6 @@
 // Type-level use of `loyalty-qualifier/react` (web/react/react.d.ts), checked by `npm test`: the
 // hooks take the package's sources and baskets, and their state narrows on `status`.
-import { LoyaltyClient, createQualifier, type QualifyResult } from 'loyalty-qualifier';
+import { LoyaltyClient, createQualifier, type QualifyResult, type Snapshot } from 'loyalty-qualifier';
 import { createQualifierWorker } from 'loyalty-qualifier/worker';
 import { useHybridQualifier, useOffers, type OffersState, type OfferSource } from 'loyalty-qualifier/react';
 
@@ -21,7 +21,8 @@ export function Offers(): string {
   return `${result?.rewards.length ?? 0} ${best}`;
 }
 
-const sources: OfferSource[] = [await createQualifier({ schema_version: 1 }), await createQualifierWorker('{"schema_version":1}')];
+const snapshot: Snapshot = { schema_version: 1, merchant: { id: 'm_1' }, user: { id: 'u_1' }, rewards: [] };
+const sources: OfferSource[] = [await createQualifier(snapshot), await createQualifierWorker(JSON.stringify(snapshot))];
 useOffers(sources[0], JSON.stringify(basket));
 useOffers(null, null);
 // @ts-expect-error a client is no source of offers
