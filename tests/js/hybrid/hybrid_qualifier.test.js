@@ -45,6 +45,12 @@ after(async () => {
 
 const basket = HARBOR_BASKET;
 
+// Waits for a condition (bounded: 5 s), one macrotask at a time.
+async function waitUntil(condition) {
+  for (let i = 0; i < 5000 && !condition(); ++i) await new Promise((resolve) => setTimeout(resolve, 1));
+  assert.ok(condition(), 'condition not met within 5 s');
+}
+
 const qualifierOptions = { now: () => new Date(FIXED_NOW) };
 
 /**
@@ -184,6 +190,40 @@ describe('qualify and confirm', () => {
       client.account = original;
       assert.equal(confirmed.source, 'remote');
       assert.equal(events[0].refreshError.code, 503);
+    } finally {
+      hybrid.dispose();
+    }
+  });
+});
+
+describe('refresh', () => {
+  test('a refresh called while another read is in flight reads again after it: a change made in between is in the snapshot', async () => {
+    const client = stubClient(withoutReward(snapshot, 'rw_free_latte'));
+    // Each read answers the account as it was when the read was sent; the first is held back.
+    let answerFirst;
+    const held = new Promise((resolve) => {
+      answerFirst = resolve;
+    });
+    client.account = async () => {
+      client.state.accountCalls += 1;
+      const answer = structuredClone(client.state.snapshot);
+      if (client.state.accountCalls === 1) await held;
+      return answer;
+    };
+    const hybrid = new clients.HybridQualifier({ client, qualifierOptions });
+    try {
+      const first = hybrid.refresh();
+      await waitUntil(() => client.state.accountCalls === 1);
+      client.state.snapshot = snapshot; // the account changes after the first read was sent
+      const changed = hybrid.refresh();
+      const alsoChanged = hybrid.refresh();
+      answerFirst();
+      assert.ok(!(await first).rewards.some((r) => r.id === 'rw_free_latte'));
+      const [after, alsoAfter] = await Promise.all([changed, alsoChanged]);
+      assert.ok(after.rewards.some((r) => r.id === 'rw_free_latte'), 'the second refresh read after the first ended');
+      assert.equal(alsoAfter, after, 'the calls made meanwhile share that read');
+      assert.equal(client.state.accountCalls, 2);
+      assert.ok((await hybrid.qualify(basket)).rewards.some((r) => r.id === 'rw_free_latte'));
     } finally {
       hybrid.dispose();
     }
