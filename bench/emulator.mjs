@@ -70,7 +70,19 @@ function downloadRow() {
 }
 
 // One fresh process: import, create, one qualifying answer; prints the milliseconds.
+// The main thread's CPU time (Linux: /proc, in clock ticks of 10 ms; null elsewhere) tells the
+// module's own start-up work from V8's background compilers and from waiting for a busy machine.
 const FIRST_ANSWER = `
+const { readFileSync } = await import('node:fs');
+const mainThreadMs = () => {
+  try {
+    const fields = readFileSync('/proc/self/task/' + process.pid + '/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+};
+const main0 = mainThreadMs();
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 const { createEmulator } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'web/emulator/emulator.js')).href)});
@@ -79,22 +91,27 @@ const res = await emulator.fetch('http://emulator.test/api/baskets/qualifying', 
 if (res.status !== 200) throw new Error('status ' + res.status);
 await res.arrayBuffer();
 const cpu = process.cpuUsage(cpu0);
-console.log(JSON.stringify({ ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000 }));
+const main1 = mainThreadMs();
+console.log(JSON.stringify({ ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, mainMs: main0 === null || main1 === null ? null : main1 - main0 }));
 `;
 
 function nodeRow(runs) {
   const times = [];
   const cpuTimes = [];
+  const mainTimes = [];
   for (let i = 0; i < runs; i++) {
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', FIRST_ANSWER], { encoding: 'utf8', timeout: 60_000 });
     if (run.status !== 0) throw new Error(`first answer in Node failed: ${run.stderr}`);
-    const { ms, cpuMs } = JSON.parse(run.stdout.trim());
+    const { ms, cpuMs, mainMs } = JSON.parse(run.stdout.trim());
     times.push(ms);
     cpuTimes.push(cpuMs);
+    if (mainMs !== null) mainTimes.push(mainMs);
   }
   const ms = median(times);
-  // CPU time (this thread's and V8's compiler threads') says how much of the wall time was waiting for a busy machine.
-  return ['emulator first answer after import, fresh Node process', `${ms.toFixed(1)} ms (median of ${runs}; CPU ${median(cpuTimes).toFixed(0)} ms)`, '<= 150 ms', ms <= NODE_TARGET_MS];
+  const main = mainTimes.length === runs ? `, main thread ${median(mainTimes)} ms` : '';
+  // CPU time (this thread's and V8's compiler threads') says how much of the wall time was waiting for a busy machine;
+  // the main thread's share is what an idle machine would still wait for.
+  return ['emulator first answer after import, fresh Node process', `${ms.toFixed(1)} ms (median of ${runs}; CPU ${median(cpuTimes).toFixed(0)} ms${main})`, '<= 150 ms', ms <= NODE_TARGET_MS];
 }
 
 async function pageRow(runs) {

@@ -44,6 +44,9 @@ window.runOrder = async (fixture) => {
   const confirmed = await hybrid.confirm(basket);
   const billed = await hybrid.checkout(basket, { offer: { kind: 'reward', id: 'rw_free_latte' } });
   const sandbox = new SandboxClient({ sandboxApiUrl: API, accessToken: 'at_u1001_7Qx2LmN9pR4s', clientId: 'cl_harbor_pos' });
+  // The billed order's own refresh (in the background) ends first: a refresh() called while it
+  // runs joins it, and it may have read the account before the grant.
+  await hybrid.refresh();
   await sandbox.grantReward({ campaign_id: 'cmp_Hb9xK4', user_id: 'u_1001' });
   await hybrid.refresh();
   const again = await hybrid.qualify(basket);

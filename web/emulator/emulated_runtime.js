@@ -41,11 +41,12 @@ export class EmulatedRuntime {
   /**
    * Starts a runtime. kind: 'service' | 'hub'; args: the program's arguments without --db (a
    * database of the module's memory is added); secret: the hub's store key; files: { path:
-   * text } written into the module's memory first (a fixture).
+   * text } written into the module's memory first (a fixture), or a promise of them: read while
+   * the module loads.
    */
   static async start({ kind, args, secret = null, files = {}, nowMs, wasm, onLog }) {
-    const module = await instantiateEmulatorModule({ wasm, nowMs, onLog });
-    const runtime = new EmulatedRuntime(module, kind, args, secret, files, nowMs);
+    const [module, written] = await Promise.all([instantiateEmulatorModule({ wasm, nowMs, onLog }), files]);
+    const runtime = new EmulatedRuntime(module, kind, args, secret, written, nowMs);
     runtime.#open();
     return runtime;
   }

@@ -31,11 +31,11 @@ export async function createEmulator(options = {}) {
   const onLog = onLogOption(options.onLog, caller);
   const { args } = serviceArguments({ mode, processingDelay, accessLog: options.accessLog ?? 'off' }, { caller });
   const nowMs = clockOption(now, caller);
-  const text = await fixtureText(fixture, caller);
   return EmulatedRuntime.start({
     kind: 'service',
     args: [...args, '--fixture', FIXTURE_FILE],
-    files: { [FIXTURE_FILE]: text },
+    // Read (in a page: downloaded) while the module downloads and compiles.
+    files: fixtureText(fixture, caller).then((text) => ({ [FIXTURE_FILE]: text })),
     nowMs,
     wasm,
     onLog,

@@ -154,7 +154,7 @@ export async function startWasmService(options) {
   refuseDatabase(options.db, 'loyalty_service');
   const { args, fixture } = serviceArguments({ ...options, db: undefined }, { caller, extra: options.args ?? [] });
   const log = logOf(options);
-  const files = fixture === undefined ? {} : { '/fixture.json': await fixtureText(fixture, caller) };
+  const files = fixture === undefined ? {} : fixtureText(fixture, caller).then((text) => ({ '/fixture.json': text }));
   const runtime = await EmulatedRuntime.start({
     kind: 'service',
     args: [...args, ...(fixture === undefined ? [] : ['--fixture', '/fixture.json'])],
