@@ -41,10 +41,11 @@ const latte = {
 const pastry = { ...latte, subtotal: '3.25', items: [{ id: 'croissant', price: '3.25', categories: ['pastry'] }] };
 const PASTRY = { kind: 'points_product', id: 'pp_pastry' }; // 300 beans: Alex has 450, one pastry's worth
 
-function kiosk(userId, kioskId, { outbox = lq.memoryOrderOutbox(), store, fetch, timeoutMs = 5_000 } = {}) {
+function kiosk(userId, kioskId, { outbox = lq.memoryOrderOutbox(), store, fetch, timeoutMs = 5_000, serviceFetch, now } = {}) {
   const { token, key } = credentialsOf(userId);
   return new lq.HybridQualifier({
-    client: new lq.LoyaltyClient({ baseUrl: service.url, accessToken: token, merchantKey: key, timeoutMs: 10_000 }),
+    client: new lq.LoyaltyClient({ baseUrl: service.url, accessToken: token, merchantKey: key, timeoutMs: 10_000, ...(serviceFetch ? { fetch: serviceFetch } : {}) }),
+    ...(now ? { now } : {}),
     outbox,
     ...(store ? { store } : {}),
     qualifierOptions,
@@ -312,5 +313,39 @@ test('an order of another guest, billed by this kiosk\'s replay, is spent at the
     assert.ok(Date.parse(spent.billed_at) > Date.parse(blairsSnapshot), `billed_at ${spent.billed_at} is after Blair's snapshot ${blairsSnapshot}`);
   } finally {
     blair.dispose();
+  }
+});
+
+test('a spend whose guest\'s account is never read again (the read after the billing failed, the hybrid disposed) is sent after lq\'s wait, at the hub\'s time', { timeout: 120_000 }, async () => {
+  const store = lq.fileSnapshotStore({ directory: path.join(scratch.dir, 'orphan-store') });
+  let reads = 'answered';
+  const serviceFetch = async (url, init) => {
+    if (reads === 'dropped' && new URL(url).pathname === '/api/account') throw new TypeError('fetch failed (the network dropped it)');
+    const response = await globalThis.fetch(url, init);
+    // Once the basket is billed, the link drops every account read.
+    if (String(init?.body).includes('"orphan-1"')) reads = 'dropped';
+    return response;
+  };
+  const alex = kiosk('u_1001', 'kiosk-orphan', { store, serviceFetch });
+  let readBefore;
+  try {
+    await alex.ready();
+    readBefore = alex.currentSnapshot().generated_at;
+    const billed = await alex.checkout(latte, { offer: { kind: 'reward', id: 'rw_free_latte' }, basketId: 'orphan-1' });
+    assert.deepEqual([billed.status, billed.discount], ['billed', '4.75'], JSON.stringify(billed));
+    assert.ok(await waitFor(async () => (await store.keys('hub-settlement:kiosk-orphan:')).length === 1, 15_000, 50), 'the spend is kept, waiting for the service\'s time');
+  } finally {
+    alex.dispose(); // the guest walked away: no read of Alex's account will come from this kiosk
+  }
+  assert.equal((await claimOf('u_1001', 'orphan-1'))?.state, 'held');
+  // Another guest's hybrid of this kiosk, on a clock past the wait (SERVICE_TIME_WAIT_MS), sends it at start-up.
+  const next = kiosk('u_1003', 'kiosk-orphan', { store, now: () => Date.now() + 120_000 });
+  try {
+    assert.ok(await waitFor(async () => (await claimOf('u_1001', 'orphan-1'))?.state === 'spent', 15_000, 50), 'spent at the hub');
+    assert.ok(await waitFor(async () => (await store.keys('hub-settlement:kiosk-orphan:')).length === 0, 15_000, 50), 'and forgotten');
+    const spent = await claimOf('u_1001', 'orphan-1');
+    assert.ok(Date.parse(spent.billed_at) > Date.parse(readBefore), `billed_at ${spent.billed_at} (the hub's time of receipt) is after the snapshot read before the billing, ${readBefore}`);
+  } finally {
+    next.dispose();
   }
 });

@@ -10,6 +10,10 @@ import { experienceOf } from './held_snapshot.js';
 
 // Live claims older than this are asked for again (in the background) at the next look.
 const CLAIMS_FRESH_MS = 2_000;
+// A spend waits at most this long (this device's clock, from when it was kept) for the service's
+// time of a read of its guest's account; then it is sent at the hub's time of receipt, so that a
+// guest who left (their hybrid disposed, their account never read again here) keeps no claim held.
+export const SERVICE_TIME_WAIT_MS = 60_000;
 // A claim held by one of these was never granted to this basket: nothing to settle.
 const NOT_CLAIMED = new Set(['PENDING_ORDER', 'CLAIMED_ELSEWHERE', 'INSUFFICIENT_POINTS']);
 
@@ -50,6 +54,8 @@ export class StoreClaims extends EventTarget {
   #givenBack = new Set();
   // The spends being kept: serviceTime() waits for them (a read after the billing finds them kept).
   #keeping = Promise.resolve();
+  // Sends the spends that waited SERVICE_TIME_WAIT_MS for the service's time (until dispose()).
+  #waitTimer = null;
 
   /** hub: a StoreHubClient; kept: KeptSettlements; now: the clock of ages (epoch ms). */
   constructor({ hub, kept, now = Date.now }) {
@@ -119,6 +125,10 @@ export class StoreClaims extends EventTarget {
       this.#keeping = this.#keeping.then(() => kept);
       this.#stale = true;
       await kept;
+      // No read of the guest's account within the wait (the service down, the guest gone): sent anyway.
+      clearTimeout(this.#waitTimer);
+      this.#waitTimer = setTimeout(() => this.retry(), SERVICE_TIME_WAIT_MS + 1);
+      this.#waitTimer.unref?.();
       return;
     }
     await this.release(order);
@@ -155,7 +165,9 @@ export class StoreClaims extends EventTarget {
       do {
         this.#again = false;
         for (const { key, settlement } of await this.#kept.list()) {
-          if (settlement.op === 'spend' && settlement.billedAt === null) continue; // waits for the service's time
+          // Waits for the service's time, at most SERVICE_TIME_WAIT_MS; then the hub's time of receipt.
+          const waiting = settlement.op === 'spend' && settlement.billedAt === null && Number.isFinite(settlement.keptAt) && this.#now() - settlement.keptAt < SERVICE_TIME_WAIT_MS;
+          if (waiting) continue;
           if (settlement.op === 'release') this.#givenBack.add(basketKey(settlement.body));
           if (!taken(await this.#send(settlement))) continue;
           await this.#kept.forget(key);
@@ -168,6 +180,12 @@ export class StoreClaims extends EventTarget {
         this.#retrying = null;
       });
     return this.#retrying;
+  }
+
+  /** Stops the timer of the spends waiting for the service's time (the hybrid is disposed). */
+  dispose() {
+    clearTimeout(this.#waitTimer);
+    this.#waitTimer = null;
   }
 
   /**
