@@ -63,6 +63,34 @@ test('two hybrids of one guest on one memory outbox (two tabs): the latte promis
   }
 });
 
+test('two hybrids of one guest on one memory outbox checking out the latte at once, neither asked anything since: exactly one promises it', async () => {
+  const outbox = lq.memoryOrderOutbox();
+  const make = () => new lq.HybridQualifier({ client: clientOf(ALEX), outbox, qualifierOptions, offline: { redeem: 'provisional', maxDiscount: '5.00' }, backoff: { initialMs: 600_000 } });
+  const one = make();
+  const two = make();
+  try {
+    // Both read the outbox (empty) and offered the latte before the outage; nothing since.
+    assert.ok(offersLatte(await one.qualify(latte)));
+    assert.ok(offersLatte(await two.qualify(latte)));
+    await stopService();
+    let placed;
+    try {
+      placed = await Promise.all([one.checkout(latte, { offer: FREE_LATTE, basketId: 'race-latte-1' }), two.checkout(latte, { offer: FREE_LATTE, basketId: 'race-latte-2' })]);
+    } finally {
+      await startServiceAgain();
+    }
+    assert.deepEqual(placed.map((o) => o.status), ['queued', 'queued']);
+    assert.deepEqual(placed.map((o) => o.discount).sort(), ['0.00', '4.75'], 'one promise, the other at full price');
+    assert.equal(placed.find((o) => o.discount === '0.00').withheld?.code, 'PENDING_ORDER');
+    const outcomes = await one.flush();
+    assert.deepEqual(outcomes.map((o) => o.discount).sort(), ['0.00', '4.75']);
+    assert.ok(outcomes.every((o) => o.status === 'billed' && o.offerRefused === undefined), 'each billed with what it promised');
+  } finally {
+    one.dispose();
+    two.dispose();
+  }
+});
+
 // A child process with a HybridQualifier of Blair on the file outbox `directory`. It reads the
 // account and qualifies the latte ("ready <offered>": whether her any-coffee reward is offered),
 // then for each line on stdin ("checkout <basketId>") checks the latte out with that reward and
