@@ -6,13 +6,15 @@
 // account read, then every basket's answer (an attempt that may have reached the service: the
 // order keeps its offer), then heals.
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { test } from 'node:test';
 
-import { clientOf, latte, lq, qualifierOptions, useOrderService } from '../orders/order_service.js';
+import { clientOf, latte, lq, qualifierOptions, scratch, startServiceAgain, stopService, useOrderService } from '../orders/order_service.js';
 
 const ALEX = 'u_1001';
 const FREE_LATTE = { kind: 'reward', id: 'rw_free_latte' };
-const UNRESOLVED = JSON.stringify([null, null]);
+// Queued before its owner was known: an owner [null, null, <SHA-256 of the merchant key and token>].
+const unresolved = (order) => JSON.parse(order.owner).slice(0, 2).every((part) => part === null);
 const offers = (answer) => answer.rewards.some((r) => r.id === FREE_LATTE.id);
 const codesOf = (explain) => explain.entries.find((e) => e.id === FREE_LATTE.id).reasons.map((r) => r.code);
 
@@ -37,7 +39,8 @@ test('an order queued before the account was read holds its offer for the guest 
     const placed = await first.checkout(latte, { offer: FREE_LATTE, basketId: 'before-read-1' });
     assert.equal(placed.status, 'queued');
     assert.equal(placed.discount, null, 'it may have been billed with the latte: unknown');
-    const [queued] = await outbox.listOwner(UNRESOLVED);
+    const [queued] = outbox.list();
+    assert.ok(unresolved(queued), queued.owner);
     assert.deepEqual([queued.basketId, queued.offer], ['before-read-1', FREE_LATTE], 'queued before its owner was known, with its offer');
 
     link = 'baskets'; // the account can be read now; baskets still get no answer
@@ -47,7 +50,7 @@ test('an order queued before the account was read holds its offer for the guest 
       assert.deepEqual(codesOf(await hybrid.explain(latte)), ['PENDING_ORDER'], name);
       assert.equal(hybrid.diagnostics().holds.pendingOrders, 1, name);
     }
-    assert.deepEqual((await outbox.listOwner(UNRESOLVED)).map((o) => o.basketId), ['before-read-1'], 'not adopted yet: counted as it is');
+    assert.deepEqual(outbox.list().filter(unresolved).map((o) => o.basketId), ['before-read-1'], 'not adopted yet: counted as it is');
     const again = await second.checkout(latte, { offer: FREE_LATTE, basketId: 'after-read-1' });
     assert.deepEqual([again.status, again.discount, again.withheld?.code], ['queued', '0.00', 'PENDING_ORDER'], 'not promised again');
 
@@ -58,4 +61,51 @@ test('an order queued before the account was read holds its offer for the guest 
     first.dispose();
     second?.dispose();
   }
+});
+
+// The orders the real file outbox hands out by owner (listOwner(): what a decision reads; list(),
+// every order on the device, is the replay's), counted by owner.
+function countedOutbox(outbox) {
+  const listed = new Map();
+  const counted = {
+    ...outbox,
+    listOwner: async (owner) => {
+      const orders = await outbox.listOwner(owner);
+      for (const order of orders) listed.set(order.owner, (listed.get(order.owner) ?? 0) + 1);
+      return orders;
+    },
+  };
+  return { counted, listed };
+}
+
+test('a guest\'s decisions read the orders queued before accounts were read with that guest\'s credentials only, never every walk-in\'s', { timeout: 120_000 }, async () => {
+  const outbox = lq.fileOrderOutbox({ directory: path.join(scratch.dir, 'walk-ins') });
+  const WALK_INS = 20;
+  // During an outage, 20 walk-ins check out before their accounts could ever be read (tokens this kiosk never read an account with).
+  await stopService();
+  try {
+    for (let i = 0; i < WALK_INS; i += 1) {
+      const walkIn = new lq.HybridQualifier({ client: clientOf(ALEX, { accessToken: `walk-in-token-${i}` }), outbox, qualifierOptions, backoff: { initialMs: 600_000 } });
+      try {
+        assert.equal((await walkIn.checkout(latte, { basketId: `walk-in-${i}` })).status, 'queued');
+      } finally {
+        walkIn.dispose();
+      }
+    }
+  } finally {
+    await startServiceAgain();
+  }
+  assert.equal((await outbox.list()).filter(unresolved).length, WALK_INS);
+  const { counted, listed } = countedOutbox(outbox);
+  const ANY_COFFEE = { kind: 'reward', id: 'rw_1002_any_coffee' };
+  const blair = new lq.HybridQualifier({ client: clientOf('u_1002'), outbox: counted, qualifierOptions, backoff: { initialMs: 600_000 } });
+  try {
+    assert.ok((await blair.qualify(latte)).rewards.some((r) => r.id === ANY_COFFEE.id));
+    const billed = await blair.checkout(latte, { offer: ANY_COFFEE, basketId: 'walk-ins-blair-1' });
+    assert.deepEqual([billed.status, billed.discount], ['billed', '4.75']);
+    assert.equal((await blair.pendingOrders()).length, 0);
+  } finally {
+    blair.dispose();
+  }
+  assert.deepEqual([...listed.keys()].filter((owner) => JSON.parse(owner)[0] === null), [], `the walk-ins' orders were read: ${JSON.stringify([...listed])}`);
 });
