@@ -288,6 +288,48 @@ test('the hub stopped (SIGSTOP): qualify() answers at once from the claims last 
   }
 });
 
+test('the hub stopped (SIGSTOP): checkout waits for its own claim only (at most timeoutMs), never for the claims being asked, and promises nothing', { timeout: 120_000 }, async () => {
+  const events = [];
+  let answeredAt = null;
+  const fetch = (url, init) => {
+    const what = String(url).includes('/hub/claims?') ? 'list' : new URL(url).pathname === '/hub/claims' ? 'claim' : null;
+    if (what === null) return globalThis.fetch(url, init);
+    events.push(`${what} sent`);
+    return globalThis.fetch(url, init).finally(() => {
+      events.push(`${what} ended`);
+      if (what === 'list') answeredAt = Date.now();
+    });
+  };
+  const one = kiosk('u_1002', 'kiosk-sigstop-checkout', { fetch, timeoutMs: 5_000 });
+  try {
+    await one.qualify(latte);
+    assert.ok(await waitFor(() => answeredAt !== null && events.at(-1) === 'list ended', 15_000, 20), 'the claims are known');
+    // Old enough to be asked again at the next look (2 s).
+    assert.ok(await waitFor(() => Date.now() - answeredAt > 2_100, 15_000, 50));
+    await service.stop();
+    hub.kill('SIGSTOP');
+    let outcome;
+    try {
+      events.length = 0;
+      outcome = await one.checkout(latte, { offer: { kind: 'reward', id: 'rw_1002_any_coffee' }, basketId: 'sigstop-checkout-1' });
+    } finally {
+      hub.kill('SIGCONT');
+      service = await startService({ db, delay: NO_ACCRUAL, port: servicePort });
+    }
+    assert.deepEqual([outcome.status, outcome.discount, outcome.withheld?.code], ['queued', '0.00', 'HUB_UNREACHABLE'], JSON.stringify(outcome));
+    // The claim was sent before any request for the claims list could end (the hub answers none
+    // while stopped): the checkout did not wait for the list, only for its own claim's timeout.
+    const claimSent = events.indexOf('claim sent');
+    assert.ok(claimSent >= 0, JSON.stringify(events));
+    assert.ok(!events.slice(0, claimSent).includes('list ended'), `the checkout waited for the claims list: ${JSON.stringify(events)}`);
+    assert.equal(events.filter((e) => e === 'claim sent').length, 1, JSON.stringify(events));
+    const [billed] = await one.flush();
+    assert.deepEqual([billed.status, billed.discount], ['billed', '0.00']);
+  } finally {
+    one.dispose();
+  }
+});
+
 test('an order of another guest, billed by this kiosk\'s replay, is spent at the hub\'s time of receipt, never at this guest\'s snapshot time', { timeout: 120_000 }, async () => {
   const outbox = lq.memoryOrderOutbox();
   const blair = kiosk('u_1002', 'kiosk-device', { outbox });
