@@ -6,10 +6,16 @@
 // account read, then every basket's answer (an attempt that may have reached the service: the
 // order keeps its offer), then heals.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 
-import { clientOf, latte, lq, qualifierOptions, scratch, startServiceAgain, stopService, useOrderService } from '../orders/order_service.js';
+import { credentialsOf, root, waitFor } from '../../service/harness.js';
+import { guestFolderOf } from '../../../web/orders/file_outbox_entry.js';
+
+import { clientOf, latte, lq, qualifierOptions, scratch, service, startServiceAgain, stopService, useOrderService } from '../orders/order_service.js';
 
 const ALEX = 'u_1001';
 const FREE_LATTE = { kind: 'reward', id: 'rw_free_latte' };
@@ -108,4 +114,79 @@ test('a guest\'s decisions read the orders queued before accounts were read with
     blair.dispose();
   }
   assert.deepEqual([...listed.keys()].filter((owner) => JSON.parse(owner)[0] === null), [], `the walk-ins' orders were read: ${JSON.stringify([...listed])}`);
+});
+
+// A child replaying a file outbox as the guest `token` (a HybridQualifier): it flushes once before
+// its account is read (its sends fail), then reads the account and flushes again; that send prints
+// "sending" and waits for a line on stdin. Prints { settled } at the end.
+const replayer = (index, token, key) => `
+  const lq = await import(${JSON.stringify(index)});
+  const [baseUrl, directory] = process.argv.slice(1);
+  let mode = 'down';
+  const fetch = async (url, init) => {
+    if (url.endsWith('/api/baskets')) {
+      if (mode === 'down') throw new TypeError('fetch failed: not yet');
+      console.log('sending');
+      await new Promise((resolve) => process.stdin.once('data', resolve));
+    }
+    return globalThis.fetch(url, init);
+  };
+  const client = new lq.LoyaltyClient({ baseUrl, accessToken: ${JSON.stringify(token)}, merchantKey: ${JSON.stringify(key)}, fetch, timeoutMs: 60_000 });
+  const settled = [];
+  const hybrid = new lq.HybridQualifier({ client, outbox: lq.fileOrderOutbox({ directory }), backoff: { initialMs: 600_000 }, onOrderSettled: (order) => settled.push(order.basketId) });
+  await hybrid.flush(); // before its account is read: sent as it is (its send fails), not adopted
+  mode = 'up';
+  await hybrid.ready();
+  await hybrid.flush(); // adopted as Casey's, then sent
+  hybrid.dispose();
+  console.log(JSON.stringify({ settled }));
+  process.exit(0);
+`;
+
+test('an order adopted by its guest has its turn under that guest\'s lock: another process replaying the guest waits, and it is settled once', { timeout: 120_000 }, async () => {
+  const directory = path.join(scratch.dir, 'adopted');
+  const { token, key } = credentialsOf('u_1003');
+  // Casey's first checkout, before her account could ever be read, and before any basket is answered.
+  const down = (url) => Promise.reject(new TypeError(`fetch failed: the link dropped ${new URL(url).pathname}`));
+  const first = new lq.HybridQualifier({ client: clientOf('u_1003', { fetch: down }), outbox: lq.fileOrderOutbox({ directory }), qualifierOptions, backoff: { initialMs: 600_000 } });
+  try {
+    assert.equal((await first.checkout(latte, { basketId: 'adopted-1' })).status, 'queued');
+  } finally {
+    first.dispose();
+  }
+  const index = pathToFileURL(path.join(root, 'web/index.js')).href;
+  const proc = spawn(process.execPath, ['--input-type=module', '-e', replayer(index, token, key), service.url, directory], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout.on('data', (chunk) => { out += chunk; });
+  proc.stderr.on('data', (chunk) => { err += chunk; });
+  const closed = new Promise((resolve) => proc.once('close', resolve));
+  const settled = [];
+  let other = null;
+  try {
+    assert.ok(await waitFor(() => out.includes('sending') || proc.exitCode !== null, 60_000, 20));
+    assert.ok(out.includes('sending'), `the child sends: ${out} ${err}`);
+    // The child sends the order it adopted as Casey's, holding Casey's lock (not only the lock of
+    // the orders placed with her token before her account was read).
+    const lock = path.join(directory, 'locks', `${await guestFolderOf(JSON.stringify(['m_harbor_coffee', 'u_1003']))}.lock`);
+    let holder = null;
+    try {
+      holder = JSON.parse(readFileSync(path.join(lock, 'holder.json'), 'utf8'));
+    } catch (e) {
+      holder = { error: e.code, locks: readdirSync(path.join(directory, 'locks')) };
+    }
+    assert.equal(holder.pid, proc.pid, `the child holds Casey's lock while it sends her adopted order: ${JSON.stringify(holder)}`);
+    // Another process of Casey's replays meanwhile: it waits for the lock, then finds the order decided.
+    other = new lq.HybridQualifier({ client: clientOf('u_1003'), outbox: lq.fileOrderOutbox({ directory }), qualifierOptions, backoff: { initialMs: 600_000 },
+      onOrderSettled: (order) => settled.push(order.basketId) });
+    const flushed = other.flush();
+    proc.stdin.write('go\n');
+    await flushed;
+  } finally {
+    proc.stdin.end();
+    await closed;
+    other?.dispose();
+  }
+  const child = JSON.parse(out.trim().split('\n').at(-1));
+  assert.deepEqual([...child.settled, ...settled], ['adopted-1'], 'settled once, by the process that sent it');
 });
