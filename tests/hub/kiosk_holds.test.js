@@ -41,10 +41,11 @@ const latte = {
 const pastry = { ...latte, subtotal: '3.25', items: [{ id: 'croissant', price: '3.25', categories: ['pastry'] }] };
 const PASTRY = { kind: 'points_product', id: 'pp_pastry' }; // 300 beans: Alex has 450, one pastry's worth
 
-function kiosk(userId, kioskId, { outbox = lq.memoryOrderOutbox(), store, fetch, timeoutMs = 5_000 } = {}) {
+function kiosk(userId, kioskId, { outbox = lq.memoryOrderOutbox(), store, fetch, timeoutMs = 5_000, serviceFetch, now } = {}) {
   const { token, key } = credentialsOf(userId);
   return new lq.HybridQualifier({
-    client: new lq.LoyaltyClient({ baseUrl: service.url, accessToken: token, merchantKey: key, timeoutMs: 10_000 }),
+    client: new lq.LoyaltyClient({ baseUrl: service.url, accessToken: token, merchantKey: key, timeoutMs: 10_000, ...(serviceFetch ? { fetch: serviceFetch } : {}) }),
+    ...(now ? { now } : {}),
     outbox,
     ...(store ? { store } : {}),
     qualifierOptions,
@@ -247,28 +248,34 @@ test('three guests\' hybrids sharing one store and kiosk id keep every settlemen
 
 test('the hub stopped (SIGSTOP): qualify() answers at once from the claims last known, while the hub is still being asked', { timeout: 120_000 }, async () => {
   let asking = 0;
+  let asked = 0;
   let answeredAt = null;
   const fetch = (url, init) => {
     if (!String(url).includes('/hub/claims?')) return globalThis.fetch(url, init);
     asking += 1;
+    asked += 1;
     return globalThis.fetch(url, init).finally(() => {
       asking -= 1;
       answeredAt = Date.now();
     });
   };
-  const one = kiosk('u_1003', 'kiosk-sigstop', { fetch, timeoutMs: 20_000 });
+  // A timeout far beyond the test's own: a qualify() that waited for the hub would never see its
+  // request end, so every answer below must come while the one request sent is still in flight.
+  const one = kiosk('u_1003', 'kiosk-sigstop', { fetch, timeoutMs: 600_000 });
   try {
     await one.qualify(latte);
-    assert.ok(await waitFor(() => answeredAt !== null, 15_000, 20), 'the claims are known');
+    assert.ok(await waitFor(() => answeredAt !== null && asking === 0, 15_000, 20), 'the claims are known');
     // Old enough to be asked again at the next answer (2 s).
     assert.ok(await waitFor(() => Date.now() - answeredAt > 2_100, 15_000, 50));
     hub.kill('SIGSTOP');
+    const before = asked;
     try {
       for (let i = 0; i < 4; i += 1) {
         const answer = await one.qualify(latte);
         assert.ok(Array.isArray(answer.rewards));
+        // The answer came while the hub was still being asked: one request sent, none ended.
+        assert.deepEqual({ asked: asked - before, asking }, { asked: 1, asking: 1 }, `qualify ${i + 1} answered without waiting for the hub`);
       }
-      assert.equal(asking, 1, 'answered while the hub is still being asked (one request at a time)');
       const { claims } = one.diagnostics().holds;
       assert.equal(claims.refreshing, true);
       assert.ok(claims.ageMs > 2_000, `the claims in use are ${claims.ageMs} ms old`);
@@ -276,6 +283,48 @@ test('the hub stopped (SIGSTOP): qualify() answers at once from the claims last 
       hub.kill('SIGCONT');
     }
     assert.ok(await waitFor(() => asking === 0 && one.diagnostics().holds.claims.ageMs < 2_000, 30_000, 20), 'asked again once the hub answers');
+  } finally {
+    one.dispose();
+  }
+});
+
+test('the hub stopped (SIGSTOP): checkout waits for its own claim only (at most timeoutMs), never for the claims being asked, and promises nothing', { timeout: 120_000 }, async () => {
+  const events = [];
+  let answeredAt = null;
+  const fetch = (url, init) => {
+    const what = String(url).includes('/hub/claims?') ? 'list' : new URL(url).pathname === '/hub/claims' ? 'claim' : null;
+    if (what === null) return globalThis.fetch(url, init);
+    events.push(`${what} sent`);
+    return globalThis.fetch(url, init).finally(() => {
+      events.push(`${what} ended`);
+      if (what === 'list') answeredAt = Date.now();
+    });
+  };
+  const one = kiosk('u_1002', 'kiosk-sigstop-checkout', { fetch, timeoutMs: 5_000 });
+  try {
+    await one.qualify(latte);
+    assert.ok(await waitFor(() => answeredAt !== null && events.at(-1) === 'list ended', 15_000, 20), 'the claims are known');
+    // Old enough to be asked again at the next look (2 s).
+    assert.ok(await waitFor(() => Date.now() - answeredAt > 2_100, 15_000, 50));
+    await service.stop();
+    hub.kill('SIGSTOP');
+    let outcome;
+    try {
+      events.length = 0;
+      outcome = await one.checkout(latte, { offer: { kind: 'reward', id: 'rw_1002_any_coffee' }, basketId: 'sigstop-checkout-1' });
+    } finally {
+      hub.kill('SIGCONT');
+      service = await startService({ db, delay: NO_ACCRUAL, port: servicePort });
+    }
+    assert.deepEqual([outcome.status, outcome.discount, outcome.withheld?.code], ['queued', '0.00', 'HUB_UNREACHABLE'], JSON.stringify(outcome));
+    // The claim was sent before any request for the claims list could end (the hub answers none
+    // while stopped): the checkout did not wait for the list, only for its own claim's timeout.
+    const claimSent = events.indexOf('claim sent');
+    assert.ok(claimSent >= 0, JSON.stringify(events));
+    assert.ok(!events.slice(0, claimSent).includes('list ended'), `the checkout waited for the claims list: ${JSON.stringify(events)}`);
+    assert.equal(events.filter((e) => e === 'claim sent').length, 1, JSON.stringify(events));
+    const [billed] = await one.flush();
+    assert.deepEqual([billed.status, billed.discount], ['billed', '0.00']);
   } finally {
     one.dispose();
   }
@@ -306,5 +355,39 @@ test('an order of another guest, billed by this kiosk\'s replay, is spent at the
     assert.ok(Date.parse(spent.billed_at) > Date.parse(blairsSnapshot), `billed_at ${spent.billed_at} is after Blair's snapshot ${blairsSnapshot}`);
   } finally {
     blair.dispose();
+  }
+});
+
+test('a spend whose guest\'s account is never read again (the read after the billing failed, the hybrid disposed) is sent after lq\'s wait, at the hub\'s time', { timeout: 120_000 }, async () => {
+  const store = lq.fileSnapshotStore({ directory: path.join(scratch.dir, 'orphan-store') });
+  let reads = 'answered';
+  const serviceFetch = async (url, init) => {
+    if (reads === 'dropped' && new URL(url).pathname === '/api/account') throw new TypeError('fetch failed (the network dropped it)');
+    const response = await globalThis.fetch(url, init);
+    // Once the basket is billed, the link drops every account read.
+    if (String(init?.body).includes('"orphan-1"')) reads = 'dropped';
+    return response;
+  };
+  const alex = kiosk('u_1001', 'kiosk-orphan', { store, serviceFetch });
+  let readBefore;
+  try {
+    await alex.ready();
+    readBefore = alex.currentSnapshot().generated_at;
+    const billed = await alex.checkout(latte, { offer: { kind: 'reward', id: 'rw_free_latte' }, basketId: 'orphan-1' });
+    assert.deepEqual([billed.status, billed.discount], ['billed', '4.75'], JSON.stringify(billed));
+    assert.ok(await waitFor(async () => (await store.keys('hub-settlement:kiosk-orphan:')).length === 1, 15_000, 50), 'the spend is kept, waiting for the service\'s time');
+  } finally {
+    alex.dispose(); // the guest walked away: no read of Alex's account will come from this kiosk
+  }
+  assert.equal((await claimOf('u_1001', 'orphan-1'))?.state, 'held');
+  // Another guest's hybrid of this kiosk, on a clock past the wait (SERVICE_TIME_WAIT_MS), sends it at start-up.
+  const next = kiosk('u_1003', 'kiosk-orphan', { store, now: () => Date.now() + 120_000 });
+  try {
+    assert.ok(await waitFor(async () => (await claimOf('u_1001', 'orphan-1'))?.state === 'spent', 15_000, 50), 'spent at the hub');
+    assert.ok(await waitFor(async () => (await store.keys('hub-settlement:kiosk-orphan:')).length === 0, 15_000, 50), 'and forgotten');
+    const spent = await claimOf('u_1001', 'orphan-1');
+    assert.ok(Date.parse(spent.billed_at) > Date.parse(readBefore), `billed_at ${spent.billed_at} (the hub's time of receipt) is after the snapshot read before the billing, ${readBefore}`);
+  } finally {
+    next.dispose();
   }
 });

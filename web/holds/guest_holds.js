@@ -10,13 +10,12 @@
 // Local answers (sync) read the guest's orders again only when the outbox's change stamp moved,
 // and the claims as last known: they never wait for the hub. A decision (withheld, promise) reads
 // the guest's orders as they are now, under the guest's lock that the order path holds.
-import { UNRESOLVED_OWNER, isGuestsOrder, ownerOfSnapshot, requestOf } from '../orders/order_record.js';
+import { isGuestsOrder, mergedOrders, ownerOfSnapshot, requestOf, unresolvedOwnersOf } from '../orders/order_record.js';
 import { BilledHolds, billedAtOf, holdsAgainstSnapshot, saidToTheSecond } from './billed_holds.js';
 import { heldPoints, heldSnapshot, experienceOf } from './held_snapshot.js';
 import { pendingHolds } from './pending_holds.js';
 
 const HOLD_CODES = new Set(['PENDING_ORDER', 'CLAIMED_ELSEWHERE']);
-const bySequence = (a, b) => a.sequence - b.sequence;
 const recordKey = (record) => JSON.stringify([record.owner, record.basketId]);
 
 export class GuestHolds {
@@ -36,6 +35,9 @@ export class GuestHolds {
   // sync() and withheld() take turns: a local answer's read of the outbox never replaces the
   // orders a checkout's decision read under the guest's lock while that decision runs.
   #turn = Promise.resolve();
+  // { key, owners } of the on-screen client's credentials last seen: the owners of the orders
+  // queued before an account was read that may be this guest's (unresolvedOwnersOf).
+  #unresolved = null;
 
   /**
    * outbox: the order outbox; claims: StoreClaims or null (no hub); snapshots: the LocalSnapshot
@@ -104,8 +106,30 @@ export class GuestHolds {
   // null when the outbox cannot say.
   async #stampOf(me) {
     if (typeof this.#outbox.changeStamp !== 'function') return null;
-    const stamps = await Promise.all([me.owner, UNRESOLVED_OWNER].map((owner) => this.#outbox.changeStamp(owner)));
+    // The credentials last seen (a new token is a new guest: the snapshot's owner changes first).
+    const owners = this.#unresolved?.owners ?? (await this.#unresolvedOwners((await this.#guest?.credentials()) ?? null));
+    const stamps = await Promise.all([me.owner, ...owners].map((owner) => this.#outbox.changeStamp(owner)));
     return stamps.includes(null) ? null : JSON.stringify(stamps);
+  }
+
+  // The owners of the orders queued before an account was read with `credentials` (kept per credentials).
+  async #unresolvedOwners(credentials) {
+    const key = credentials === null ? 'none' : JSON.stringify([credentials.merchantKey, credentials.accessToken]);
+    if (this.#unresolved?.key !== key) this.#unresolved = { key, owners: await unresolvedOwnersOf(credentials) };
+    return this.#unresolved.owners;
+  }
+
+  /**
+   * The orders that may be the guest's (`owner`: theirs, or the unknown owner of orders placed
+   * with `credentials`): `owner`'s, and those queued before an account was read with these
+   * credentials (and earlier versions' of unknown owner; the caller keeps isGuestsOrder()'s), one
+   * guest's reads, never the whole outbox. Those of unknown owner are read first: an order adopted
+   * meanwhile (written under its guest, then removed from them) is read at least once.
+   */
+  async readGuestOrders(owner, me, credentials) {
+    const others = (await this.#unresolvedOwners(credentials)).filter((o) => o !== owner);
+    const unresolved = (await Promise.all(others.map((o) => this.readOrders(o)))).flat();
+    return mergedOrders(unresolved, await this.readOrders(owner));
   }
 
   /** The orders of `owner` in the outbox now (its listOwner(), else its whole list filtered). */
@@ -120,16 +144,15 @@ export class GuestHolds {
    * the account was read with the on-screen client's merchant key and token.
    */
   async #read(me, { orders = null } = {}) {
-    const [own, unresolved, billed, billedUnresolved] = await Promise.all([
-      orders ?? this.readOrders(me.owner),
-      orders !== null ? [] : this.readOrders(UNRESOLVED_OWNER),
-      this.#billedHolds.read(me.owner),
-      this.#billedHolds.read(UNRESOLVED_OWNER),
-    ]);
-    if (unresolved.length === 0 && billedUnresolved.length === 0) return { orders: own, billed };
     const credentials = (await this.#guest?.credentials()) ?? null;
+    const owners = await this.#unresolvedOwners(credentials);
     const mine = (entry) => isGuestsOrder(entry, me, credentials);
-    return { orders: [...own, ...unresolved.filter(mine)].sort(bySequence), billed: [...billed, ...billedUnresolved.filter(mine)] };
+    const [guestOrders, billed, billedUnresolved] = await Promise.all([
+      orders ?? this.readGuestOrders(me.owner, me, credentials),
+      this.#billedHolds.read(me.owner),
+      Promise.all(owners.map((o) => this.#billedHolds.read(o))).then((lists) => lists.flat()),
+    ]);
+    return { orders: guestOrders.filter(mine), billed: [...billed, ...billedUnresolved.filter(mine)] };
   }
 
   /**

@@ -10,6 +10,10 @@ import { experienceOf } from './held_snapshot.js';
 
 // Live claims older than this are asked for again (in the background) at the next look.
 const CLAIMS_FRESH_MS = 2_000;
+// A spend waits at most this long (this device's clock, from when it was kept) for the service's
+// time of a read of its guest's account; then it is sent at the hub's time of receipt, so that a
+// guest who left (their hybrid disposed, their account never read again here) keeps no claim held.
+export const SERVICE_TIME_WAIT_MS = 60_000;
 // A claim held by one of these was never granted to this basket: nothing to settle.
 const NOT_CLAIMED = new Set(['PENDING_ORDER', 'CLAIMED_ELSEWHERE', 'INSUFFICIENT_POINTS']);
 
@@ -46,10 +50,15 @@ export class StoreClaims extends EventTarget {
   #lastError = null;
   #retrying = null;
   #again = false;
-  // Baskets whose claims this kiosk gave back and the hub may not know yet: never counted here.
-  #givenBack = new Set();
+  // Baskets whose claims this kiosk gave back -> null while the hub may not know yet, else how many
+  // requests for the live claims had started when the hub took it: never counted here until an
+  // answer to a request started later (one that knows) replaces the claims in hand.
+  #givenBack = new Map();
+  #asks = 0;
   // The spends being kept: serviceTime() waits for them (a read after the billing finds them kept).
   #keeping = Promise.resolve();
+  // Sends the spends that waited SERVICE_TIME_WAIT_MS for the service's time (until dispose()).
+  #waitTimer = null;
 
   /** hub: a StoreHubClient; kept: KeptSettlements; now: the clock of ages (epoch ms). */
   constructor({ hub, kept, now = Date.now }) {
@@ -119,6 +128,10 @@ export class StoreClaims extends EventTarget {
       this.#keeping = this.#keeping.then(() => kept);
       this.#stale = true;
       await kept;
+      // No read of the guest's account within the wait (the service down, the guest gone): sent anyway.
+      clearTimeout(this.#waitTimer);
+      this.#waitTimer = setTimeout(() => this.retry(), SERVICE_TIME_WAIT_MS + 1);
+      this.#waitTimer.unref?.();
       return;
     }
     await this.release(order);
@@ -155,11 +168,13 @@ export class StoreClaims extends EventTarget {
       do {
         this.#again = false;
         for (const { key, settlement } of await this.#kept.list()) {
-          if (settlement.op === 'spend' && settlement.billedAt === null) continue; // waits for the service's time
-          if (settlement.op === 'release') this.#givenBack.add(basketKey(settlement.body));
+          // Waits for the service's time, at most SERVICE_TIME_WAIT_MS; then the hub's time of receipt.
+          const waiting = settlement.op === 'spend' && settlement.billedAt === null && Number.isFinite(settlement.keptAt) && this.#now() - settlement.keptAt < SERVICE_TIME_WAIT_MS;
+          if (waiting) continue;
+          if (settlement.op === 'release') this.#givenBack.set(basketKey(settlement.body), null);
           if (!taken(await this.#send(settlement))) continue;
           await this.#kept.forget(key);
-          this.#givenBack.delete(basketKey(settlement.body));
+          this.#tookBack(settlement);
         }
       } while (this.#again);
     })()
@@ -168,6 +183,12 @@ export class StoreClaims extends EventTarget {
         this.#retrying = null;
       });
     return this.#retrying;
+  }
+
+  /** Stops the timer of the spends waiting for the service's time (the hybrid is disposed). */
+  dispose() {
+    clearTimeout(this.#waitTimer);
+    this.#waitTimer = null;
   }
 
   /**
@@ -197,12 +218,15 @@ export class StoreClaims extends EventTarget {
     if (this.#fetching !== null) return;
     this.#stale = false;
     const askedAt = this.#now();
+    const ask = ++this.#asks;
     this.#fetching = this.#hub
       .claims(me.merchantId, me.userId)
       .then((answer) => {
         if (answer.status === 200 && Array.isArray(answer.body?.claims)) {
           const changed = this.#live?.owner !== me.owner || JSON.stringify(this.#live.claims) !== JSON.stringify(answer.body.claims);
           this.#live = { owner: me.owner, at: askedAt, claims: answer.body.claims, truncated: answer.body.truncated === true };
+          // Releases the hub took before this request was sent: its answer knows them.
+          for (const [basket, takenBy] of this.#givenBack) if (takenBy !== null && takenBy < ask) this.#givenBack.delete(basket);
           this.#lastError = null;
           if (changed) this.dispatchEvent(new Event('change'));
         } else {
@@ -218,12 +242,17 @@ export class StoreClaims extends EventTarget {
   async #settleNow(settlement) {
     this.#stale = true;
     // Given back: this kiosk's local answers stop counting it at once, whenever the hub hears of it.
-    if (settlement.op === 'release') this.#givenBack.add(basketKey(settlement.body));
+    if (settlement.op === 'release') this.#givenBack.set(basketKey(settlement.body), null);
     if (taken(await this.#send(settlement))) {
-      this.#givenBack.delete(basketKey(settlement.body));
+      this.#tookBack(settlement);
       return;
     }
     await this.#kept.keep(settlement).catch(() => {}); // best effort: an unsettled claim expires after its TTL anyway
+  }
+
+  // The hub took the release `settlement`: the claims asked for from now on know it.
+  #tookBack(settlement) {
+    if (settlement.op === 'release') this.#givenBack.set(basketKey(settlement.body), this.#asks);
   }
 
   #send({ op, body, billedAt }) {

@@ -248,6 +248,7 @@ export class HybridQualifier extends EventTarget {
     this.#disposed = true;
     this.#lifetime.abort(disposedError());
     this.#orders.dispose();
+    this.#holds.claims?.dispose();
     this.#freed = this.#snapshots.dispose();
   }
 

@@ -13,7 +13,7 @@ import { checkBasketId, newBasketId } from './basket_id.js';
 import { recordFirstAttempt } from './order_attempt.js';
 import { basketIdInUse, describeError, notPlaced, ownerUnknown, queuedOutcome } from './order_outcome.js';
 import { OrderReplay } from './order_replay.js';
-import { UNRESOLVED_OWNER, checkOffer, checkRequest, isGuestsOrder, newOrder, requestOf, withholdOffer } from './order_record.js';
+import { checkOffer, checkRequest, isGuestsOrder, newOrder, requestOf, unresolvedOwnerOf, withholdOffer } from './order_record.js';
 
 export class OrderCheckout {
   #outbox;
@@ -58,7 +58,8 @@ export class OrderCheckout {
     // No token now: the order is replayed by its guest's client.
     const credentials = this.#storeCredentials ? await this.#guest.credentials() : null;
     if (me === null && credentials === null) throw ownerUnknown();
-    const owner = me?.owner ?? UNRESOLVED_OWNER;
+    // Not known yet: kept with the orders placed with the same merchant key and token.
+    const owner = me?.owner ?? (await unresolvedOwnerOf(credentials));
     const placed = await this.#replay.exclusive(owner, async (lease) => {
       if (options.signal?.aborted) throw options.signal.reason; // aborted while it waited for the lock
       let orders;
@@ -78,7 +79,7 @@ export class OrderCheckout {
       // An offer already held (by a pending order, or at another kiosk) is not promised: the
       // order is placed without it, at full price, and its outcome says why (`withheld`).
       const withheld = offer === null ? null : await this.#withheld({ me, orders, request: body, offer, basketId });
-      const order = newOrder({ owner: me, basketId, request: body, offer: withheld ? null : offer, replay: credentials });
+      const order = newOrder({ owner: me, unresolvedOwner: owner, basketId, request: body, offer: withheld ? null : offer, replay: credentials });
       if (withheld) withholdOffer(order, offer, withheld);
       // Written once, with the attempt it is about to get: the send needs no second write.
       recordFirstAttempt(order);
@@ -132,11 +133,7 @@ export class OrderCheckout {
   // read with these credentials (one read: the withheld check counts them), and the pending order
   // with this basket id among them (or the sale derived from it), or null.
   async #ownOrders(owner, basketId, me, credentials) {
-    const [own, unresolved] = await Promise.all([
-      this.#holds.readOrders(owner),
-      owner === UNRESOLVED_OWNER ? [] : this.#holds.readOrders(UNRESOLVED_OWNER),
-    ]);
-    const orders = [...own, ...unresolved].filter((o) => isGuestsOrder(o, me, credentials)).sort((a, b) => a.sequence - b.sequence);
+    const orders = (await this.#holds.readGuestOrders(owner, me, credentials)).filter((o) => isGuestsOrder(o, me, credentials));
     const existing = orders.find((o) => o.basketId === basketId || o.derivedFrom?.basketId === basketId) ?? null;
     return { orders, existing };
   }
@@ -146,11 +143,9 @@ export class OrderCheckout {
     if (all) return this.#outbox.list();
     const me = await this.#guest.identify();
     const credentials = await this.#guest.credentials();
-    const [mine, unresolved] = await Promise.all([
-      me === null ? [] : this.#holds.readOrders(me.owner),
-      this.#holds.readOrders(UNRESOLVED_OWNER),
-    ]);
-    return [...mine, ...unresolved.filter((order) => isGuestsOrder(order, me, credentials))].sort((a, b) => a.sequence - b.sequence);
+    if (me === null && credentials === null) return [];
+    const owner = me?.owner ?? (await unresolvedOwnerOf(credentials));
+    return (await this.#holds.readGuestOrders(owner, me, credentials)).filter((order) => isGuestsOrder(order, me, credentials));
   }
 
   /** The outbox's damaged entries ([] when it does not report any). */

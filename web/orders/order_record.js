@@ -3,6 +3,7 @@
 // (never to a token or a URL) and keeps what its replay needs (by default the credentials it was
 // placed with). An order is never altered after an attempt that may have reached the service.
 import { QualifyError } from '../engine/qualify_error.js';
+import { sha256Hex } from '../storage/sha256_hex.js';
 
 const OFFER_KINDS = new Set(['reward', 'points_product']);
 
@@ -21,14 +22,38 @@ export function ownerOfSnapshot(snapshot) {
 
 // An order queued before its guest's account could be read (the first checkout of a guest during
 // an outage): its owner is settled by the first client with the same credentials that knows it.
+// Such orders are kept under an owner of their own per merchant key and token (unresolvedOwnerOf),
+// so that a guest's decision reads those placed with the guest's credentials only, never every
+// guest's; UNRESOLVED_OWNER holds those that earlier versions queued, all in one.
 export const UNRESOLVED_OWNER = ownerOf(null, null);
+const UNRESOLVED_PREFIX = '[null,null,';
+
+/** The owner of the orders queued before an account was read with `credentials` (their merchant key and token, at any base URL). */
+export async function unresolvedOwnerOf(credentials) {
+  return JSON.stringify([null, null, await sha256Hex(JSON.stringify([credentials.merchantKey, credentials.accessToken]))]);
+}
+
+/** The owners whose orders may be those queued before an account was read with `credentials` (null: earlier versions' only). */
+export async function unresolvedOwnersOf(credentials) {
+  return credentials == null ? [UNRESOLVED_OWNER] : [await unresolvedOwnerOf(credentials), UNRESOLVED_OWNER];
+}
+
+/**
+ * `lists` of one guest's orders merged, oldest first, an order listed twice (adopted meanwhile:
+ * written under its guest, then removed from the orders of unknown owner) counted once, as its guest's.
+ */
+export function mergedOrders(...lists) {
+  const byBasket = new Map();
+  for (const order of lists.flat()) if (!byBasket.has(order.basketId) || isUnresolved(byBasket.get(order.basketId))) byBasket.set(order.basketId, order);
+  return [...byBasket.values()].sort((a, b) => a.sequence - b.sequence);
+}
 
 // Orders of the previous layout: owner = a 32-bit fingerprint of (base URL, merchant key, token),
 // no stored credentials. A fingerprint is not an identity (collisions were found), so no client
 // claims them by it: they are listed with every pending order and replayed only with the
 // credentials credentialsFor(order) gives (or settled by hand).
 export const isLegacy = (order) => !order.owner.startsWith('[');
-export const isUnresolved = (order) => order.owner === UNRESOLVED_OWNER;
+export const isUnresolved = (order) => order.owner === UNRESOLVED_OWNER || order.owner.startsWith(UNRESOLVED_PREFIX);
 /** An order's identity in the outbox: (owner, basket id). */
 export const keyOf = (order) => JSON.stringify([order.owner, order.basketId]);
 /** The same guest's credentials: the same merchant key and token, at whatever base URL the service moved to. */
@@ -89,12 +114,13 @@ export function billingBody(request, offer, basketId) {
 }
 
 /**
- * A new order of `owner` ({ owner, merchantId, userId } or null: not known yet), queued after
- * every order before it (nextSequence()); `replay`: the credentials stored with it, or null.
+ * A new order of `owner` ({ owner, merchantId, userId } or null: not known yet, then stored under
+ * `unresolvedOwner`), queued after every order before it (nextSequence()); `replay`: the
+ * credentials stored with it, or null.
  */
-export function newOrder({ owner, basketId, request, offer, replay }) {
+export function newOrder({ owner, unresolvedOwner = UNRESOLVED_OWNER, basketId, request, offer, replay }) {
   const order = {
-    owner: owner?.owner ?? UNRESOLVED_OWNER,
+    owner: owner?.owner ?? unresolvedOwner,
     merchantId: owner?.merchantId ?? null,
     userId: owner?.userId ?? null,
     basketId,

@@ -143,24 +143,28 @@ export class OrderReplay {
         continue;
       }
       // A turn of its own, in the background: the guest's lock is free between two orders, and a
-      // checkout waiting for it, in any process, takes it then.
-      const entry = await this.exclusive(listed.owner, async (lease) => {
+      // checkout waiting for it, in any process, takes it then. An order adopted (its owner now
+      // known) has its turn under its guest's lock, as every order of that guest.
+      const turnOf = (order, { adopt }) => this.exclusive(order.owner, async (lease) => {
         const ctx = { lease, ...run, lost: false };
-        if (await this.#attempt.removeUnremoved(listed)) return null; // settled here before: never re-sent
-        const stored = await this.#attempt.stored(listed).catch(() => listed);
+        if (await this.#attempt.removeUnremoved(order)) return null; // settled here before: never re-sent
+        const stored = await this.#attempt.stored(order).catch(() => order);
         if (stored === null) return null; // decided meanwhile (a checkout, another replayer)
         try {
-          const order = await this.#adopt(stored, ctx);
-          const { outcome, settledKeys } = await this.#attempt.turn(order, ctx);
+          const owned = adopt ? await this.#adopt(stored, ctx) : stored;
+          if (owned.owner !== stored.owner) return { adopted: owned };
+          const { outcome, settledKeys } = await this.#attempt.turn(owned, ctx);
           for (const key of settledKeys ?? []) settled.add(key);
           lost ||= ctx.lost;
-          return { owner: order.owner, outcome };
+          return { owner: owned.owner, outcome };
         } catch (e) {
           if (!(e instanceof LockLost)) throw e;
           lost = true;
           return { owner: stored.owner, outcome: queuedOutcome({ ...stored, lastError: LOCK_LOST }) };
         }
       }, { background: true });
+      let entry = await turnOf(listed, { adopt: true });
+      if (entry?.adopted) entry = await turnOf(entry.adopted, { adopt: false });
       if (entry === null) continue;
       if (entry.outcome.status === 'queued') retry = true;
       entries.push(entry);

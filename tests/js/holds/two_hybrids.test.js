@@ -18,6 +18,8 @@ const ALEX = 'u_1001';
 const BLAIR = 'u_1002';
 const FREE_LATTE = { kind: 'reward', id: 'rw_free_latte' };
 const ANY_COFFEE = { kind: 'reward', id: 'rw_1002_any_coffee' };
+const CASEY = 'u_1003';
+const WELCOME = { kind: 'reward', id: 'rw_1003_welcome' };
 const offersLatte = (answer) => answer.rewards.some((r) => r.id === FREE_LATTE.id);
 
 useOrderService('two-hybrids');
@@ -57,6 +59,35 @@ test('two hybrids of one guest on one memory outbox (two tabs): the latte promis
     assert.ok(outcomes.every((o) => o.offerRefused === undefined), 'nothing billed without an offer it promised');
     assert.equal(await billedDiscount('tabs-latte-1', FREE_LATTE), '4.75');
     assert.equal(await billedDiscount('tabs-latte-2', null), '0.00');
+  } finally {
+    one.dispose();
+    two.dispose();
+  }
+});
+
+test('two hybrids of one guest on one memory outbox checking out a reward at once, neither asked anything since: exactly one promises it', async () => {
+  const outbox = lq.memoryOrderOutbox();
+  const make = () => new lq.HybridQualifier({ client: clientOf(CASEY), outbox, qualifierOptions, offline: { redeem: 'provisional', maxDiscount: '5.00' }, backoff: { initialMs: 600_000 } });
+  const one = make();
+  const two = make();
+  try {
+    // Both read the outbox (empty) and offered the latte before the outage; nothing since.
+    const offersWelcome = (answer) => answer.rewards.some((r) => r.id === WELCOME.id);
+    assert.ok(offersWelcome(await one.qualify(latte)));
+    assert.ok(offersWelcome(await two.qualify(latte)));
+    await stopService();
+    let placed;
+    try {
+      placed = await Promise.all([one.checkout(latte, { offer: WELCOME, basketId: 'race-latte-1' }), two.checkout(latte, { offer: WELCOME, basketId: 'race-latte-2' })]);
+    } finally {
+      await startServiceAgain();
+    }
+    assert.deepEqual(placed.map((o) => o.status), ['queued', 'queued']);
+    assert.deepEqual(placed.map((o) => o.discount).sort(), ['0.00', '3.00'], 'one promise, the other at full price');
+    assert.equal(placed.find((o) => o.discount === '0.00').withheld?.code, 'PENDING_ORDER');
+    const outcomes = await one.flush();
+    assert.deepEqual(outcomes.map((o) => o.discount).sort(), ['0.00', '3.00']);
+    assert.ok(outcomes.every((o) => o.status === 'billed' && o.offerRefused === undefined), 'each billed with what it promised');
   } finally {
     one.dispose();
     two.dispose();
