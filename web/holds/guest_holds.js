@@ -31,6 +31,8 @@ export class GuestHolds {
   #liveClaims = [];
   // Snapshot -> keys of the billing records that existed when the read of that snapshot started.
   #shownBy = new WeakMap();
+  // Snapshot -> the latest service time a read confirmed it unchanged at (a 304's Date), in ms.
+  #confirmedAt = new WeakMap();
   #key = '';
   // sync() and withheld() take turns: a local answer's read of the outbox never replaces the
   // orders a checkout's decision read under the guest's lock while that decision runs.
@@ -239,10 +241,15 @@ export class GuestHolds {
    * The read `mark` (beforeRead's) answered `snapshot`, generated at its generated_at on the
    * service's clock: the billings before the read are in it, so that time (billedAtOf: the last
    * millisecond of its second when it is an HTTP Date) is their billing time, in the outbox's
-   * records and for the claims they spent at a store hub. Never rejects.
+   * records and for the claims they spent at a store hub. `confirmedAt` (a 304's servedAt, RFC
+   * 3339): the account was still that snapshot at that service time, so another kiosk's spend
+   * billed before it is in it too. Never rejects.
    */
-  async afterRead(mark, snapshot) {
+  async afterRead(mark, snapshot, confirmedAt = null) {
     if (mark.me === null || ownerOfSnapshot(snapshot)?.owner !== mark.me.owner) return;
+    // A Date is said to the second: the start of that second is a time the answer came after.
+    const confirmed = Date.parse(confirmedAt ?? '');
+    if (Number.isFinite(confirmed) && confirmed > (this.#confirmedAt.get(snapshot) ?? 0)) this.#confirmedAt.set(snapshot, confirmed);
     // This very snapshot was read after those records were written: it shows their billings,
     // whatever its time says (said to the second, it could not tell).
     this.#shownBy.set(snapshot, new Set([...(this.#shownBy.get(snapshot) ?? []), ...mark.keys]));
@@ -297,7 +304,7 @@ export class GuestHolds {
     // Claims of other baskets: another kiosk's, or this one's for orders already settled.
     const own = new Set([...billed, ...orders].map((o) => o.basketId));
     if (order !== null) own.add(order.basketId);
-    const asOf = Date.parse(snapshot?.generated_at ?? '') || 0;
+    const asOf = Math.max(Date.parse(snapshot?.generated_at ?? '') || 0, (snapshot && this.#confirmedAt.get(snapshot)) || 0);
     const claimedRewards = [];
     const claimedPoints = {};
     for (const claim of this.#liveClaims) {

@@ -68,7 +68,7 @@ export class HybridQualifier extends EventTarget {
         : new StoreClaims({ hub: this.#hub, kept: new KeptSettlements({ store: snapshotStore, kioskId: checked.hub.kioskId }), now: this.#now });
     // The engine loads the snapshot with the guest's holds taken off; the holds answer through its engine.
     let holds = null;
-    const reads = { before: (startedAt) => holds.beforeRead(startedAt), after: (mark, snapshot) => holds.afterRead(mark, snapshot) };
+    const reads = { before: (startedAt) => holds.beforeRead(startedAt), after: (mark, snapshot, confirmedAt) => holds.afterRead(mark, snapshot, confirmedAt) };
     this.#snapshots = new LocalSnapshot({
       ...checked,
       store: snapshotStore,

@@ -311,7 +311,8 @@ export class LocalSnapshot extends EventTarget {
     this.#refreshBackoff.succeeded();
     if (fetched.notModified) {
       this.#savedAt = this.#now(); // confirmed current: no reload, no store write
-      await this.#reads.after(mark, this.#snapshot);
+      // Unchanged as of the answer's time (servedAt), which the holds may take as the snapshot's.
+      await this.#reads.after(mark, this.#snapshot, fetched.servedAt);
       return this.#snapshot;
     }
     const snapshot = this.#snapshotOf(fetched.body, fetched.servedAt);
@@ -332,7 +333,7 @@ export class LocalSnapshot extends EventTarget {
     if (typeof this.#client.accountIfChanged === 'function') {
       const etag = this.#snapshot !== null ? this.#etag : null;
       const answer = await (read ? this.#client.accountIfChanged(etag, read) : this.#client.accountIfChanged(etag));
-      if (answer.notModified && this.#snapshot !== null) return { notModified: true };
+      if (answer.notModified && this.#snapshot !== null) return { notModified: true, servedAt: answer.servedAt ?? null };
       if (!answer.notModified) return { notModified: false, body: answer.snapshot, etag: answer.etag ?? null, servedAt: answer.servedAt ?? null };
     }
     // A client of your own with account() only: its answer's time is not known here.
