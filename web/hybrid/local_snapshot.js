@@ -50,8 +50,7 @@ export class LocalSnapshot extends EventTarget {
   #savedAt = 0;
   #loading = null;
   #refreshing = null;
-  // A read asked for while another was in flight: it starts when that one ends.
-  #refreshAgain = null;
+  #refreshAgain = null; // a read asked for while another was in flight: it starts after that one
   #refreshBackoff;
   #derive;
   #reads;
@@ -139,10 +138,8 @@ export class LocalSnapshot extends EventTarget {
   }
 
   /**
-   * Fetches the account snapshot now (see HybridQualifier.refresh()): a read that starts after
-   * this call. A read already in flight may have been answered before it (a change the caller
-   * just made would be missing), so the call waits for that one and reads again; the calls made
-   * meanwhile share that next read.
+   * Fetches the account snapshot now (HybridQualifier.refresh()), by a read sent after this call:
+   * after a read in flight (perhaps answered before it), a next read those calls share.
    */
   refresh() {
     this.#live();

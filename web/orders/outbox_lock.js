@@ -11,9 +11,10 @@
 // id once, with the same body). Waiters on a lock directory poll, so they are not served in
 // order: a waiter in the foreground (a checkout) leaves a waiting mark beside the lock, and a
 // holder in the background (a replay turn) lets it go first. Browser-safe to import: node:fs,
-// node:os and node:crypto are loaded only when a lock directory is used.
+// node:os and node:crypto are loaded only when a lock directory is used. navigator.locks' lock is
+// a lease as well: a waiter takes it over after `staleMs`, and its holder's held() turns false.
 
-/** The lease of a lock that cannot be lost (in-process, navigator.locks). */
+/** The lease of a lock that cannot be lost (in-process). */
 export const KEPT_LEASE = Object.freeze({ held: async () => true });
 
 /** `{ exclusive(fn) }`: runs fn() after every earlier caller's fn() settled, one at a time. */
@@ -33,17 +34,47 @@ export function inProcessLock() {
 
 /**
  * `{ exclusive(fn) }` through `navigator.locks.request(name)` when the platform has it (every tab
- * and worker of the origin waits for the same name), else in this realm only.
+ * and worker of the origin waits for the same name), else in this realm only. The lock is a lease
+ * too: a waiter waits `staleMs` at most, then takes the lock over (`steal`: a tab frozen or hung
+ * while holding it holds back no other), and the holder it was taken from finds lease.held()
+ * false from then on, as a lock directory's does.
  */
-export function webLock(name) {
+export function webLock(name, { staleMs = DEFAULT_STALE_MS } = {}) {
   const local = inProcessLock();
   return {
-    exclusive(fn) {
+    async exclusive(fn) {
       const locks = globalThis.navigator?.locks;
       if (typeof locks?.request !== 'function') return local.exclusive(fn);
-      return locks.request(name, () => fn(KEPT_LEASE));
+      try {
+        return await heldWebLock(locks, name, { signal: AbortSignal.timeout(staleMs) }, fn);
+      } catch (e) {
+        if (e !== WAITED_A_LEASE) throw e;
+        return heldWebLock(locks, name, { steal: true }, fn);
+      }
     },
   };
+}
+
+const WAITED_A_LEASE = Symbol('waited a lease');
+
+// fn(lease) under navigator.locks' lock `name`; when another takes the lock over, fn goes on with
+// lease.held() false and its outcome is this call's. Rejects with WAITED_A_LEASE when
+// options.signal ended the wait before the lock was granted.
+async function heldWebLock(locks, name, options, fn) {
+  let lost = false;
+  let outcome = null;
+  const lease = Object.freeze({ held: async () => !lost });
+  try {
+    return await locks.request(name, options, () => {
+      outcome = Promise.resolve().then(() => fn(lease));
+      return outcome;
+    });
+  } catch (e) {
+    if (outcome === null && options.signal?.aborted) throw WAITED_A_LEASE;
+    if (outcome === null || e?.name !== 'AbortError') throw e;
+    lost = true; // taken over (steal) while fn ran
+    return outcome;
+  }
 }
 
 // The specifiers are variables so that bundlers leave these Node-only imports alone.
