@@ -5,15 +5,13 @@
 // An entry that cannot be read as an order is moved to quarantine and reported by damaged(),
 // never returned, never dropped, never in the way of the other orders. exclusive(fn) runs the
 // replay under the outbox's lock (outbox_lock.js); get(key) reads one order (a checkout costs the
-// same however many orders wait). Every method may return a value or a Promise.
-// The Node file outbox loads node:fs and node:crypto only when used.
+// same however many orders wait). Every method may return a value or a Promise. One module per
+// kind of outbox beside this one (memory, IndexedDB, files); this one picks the platform's.
 
 import { platformStorage } from '../storage/platform_storage.js';
 import { fileOrderOutbox } from './file_outbox.js';
 import { indexedDbOrderOutbox } from './indexed_db_outbox.js';
 import { memoryOrderOutbox } from './memory_outbox.js';
-
-export { fileOrderOutbox, indexedDbOrderOutbox, memoryOrderOutbox };
 
 /**
  * The platform's durable outbox: IndexedDB (browsers and workers), else files under

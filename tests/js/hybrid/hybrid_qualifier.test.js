@@ -31,6 +31,10 @@ before(async () => {
   clients = {
     ...(await import('../../../web/http/loyalty_client.js')),
     ...(await import('../../../web/hybrid/hybrid_qualifier.js')),
+    ...(await import('../../../web/snapshots/memory_snapshot_store.js')),
+    ...(await import('../../../web/snapshots/local_storage_snapshot_store.js')),
+    ...(await import('../../../web/snapshots/indexed_db_snapshot_store.js')),
+    ...(await import('../../../web/snapshots/file_snapshot_store.js')),
     ...(await import('../../../web/snapshots/snapshot_store.js')),
   };
   const { readFile } = await import('node:fs/promises');
