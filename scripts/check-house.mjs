@@ -3,7 +3,9 @@
 //   - module length: no .js/.mjs module of web/ or kiosk/ over 400 lines (build output aside:
 //     web/dist/, web/index.node.mjs and kiosk/page/dist/);
 //   - one declaration per type: every name exported by web/**/*.d.ts is declared once (an
-//     interface declared twice merges silently; a second name for one shape drifts).
+//     interface declared twice merges silently; a second name for one shape drifts);
+//   - types beside their modules: no .d.ts in a folder of web/ imports web/index (the folder that
+//     owns a type declares it, the others import it from there; web/index.d.ts only re-exports).
 // The kiosk page's imports (the package's entry points only) are check-imports.mjs's.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -69,6 +71,25 @@ export function duplicateDeclarations(dir) {
   return [...places].filter(([, where]) => where.length > 1).map(([name, where]) => ({ name, places: where }));
 }
 
+/**
+ * The .d.ts files in the folders under `dir` that import or re-export `dir`/index.js (or its
+ * .d.ts): [{ file, specifier }]. A folder's types import what they use from the folder that owns it.
+ */
+export function typesFromIndex(dir) {
+  const top = path.resolve(dir);
+  const index = new Set([path.join(top, 'index.js'), path.join(top, 'index.d.ts'), path.join(top, 'index')]);
+  const found = [];
+  for (const file of filesUnder(top, /\.d\.ts$/)) {
+    if (path.dirname(file) === top) continue;
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)) {
+      const specifier = match[1] ?? match[2];
+      if (index.has(path.resolve(path.dirname(file), specifier))) found.push({ file, specifier });
+    }
+  }
+  return found;
+}
+
 function main() {
   const rel = (file) => path.relative(root, file);
   const problems = [];
@@ -78,9 +99,12 @@ function main() {
   for (const { name, places } of duplicateDeclarations(path.join(root, 'web'))) {
     problems.push(`type ${name} is declared ${places.length} times: ${places.map((p) => rel(p)).join(', ')}`);
   }
+  for (const { file, specifier } of typesFromIndex(path.join(root, 'web'))) {
+    problems.push(`${rel(file)} imports '${specifier}': import a type from the folder that declares it`);
+  }
   if (problems.length === 0) {
     console.log(`check-house: modules of web/ and kiosk/ within ${MAX_MODULE_LINES} lines; ` +
-      'each type of web/ declared once');
+      'each type of web/ declared once, beside its modules');
     return 0;
   }
   for (const problem of problems) console.error(`check-house: ${problem}`);

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { duplicateDeclarations, longModules } from '../../scripts/check-house.mjs';
+import { duplicateDeclarations, longModules, typesFromIndex } from '../../scripts/check-house.mjs';
 import { entryModules, pageImportsPastEntryPoints } from '../../scripts/check-imports.mjs';
 import { root } from './support.js';
 
@@ -92,4 +92,23 @@ test('the checkout: the kiosk page imports the package through its entry points,
   assert.ok(entries.has(path.join(root, 'web/index.js')) && entries.has(path.join(root, 'web/worker/worker.js')));
   assert.deepEqual(pageImportsPastEntryPoints(path.join(root, 'kiosk/page'), path.join(root, 'web'), entries), []);
   assert.deepEqual(duplicateDeclarations(path.join(root, 'web')), []);
+});
+
+test('a folder\'s .d.ts that imports web/index is found; imports from the owning folder pass', () => {
+  const dir = tree({
+    'web/index.d.ts': "export * from './engine/engine.js';\nexport * from './orders/orders.js';\n",
+    'web/engine/engine.d.ts': 'export type Decimal = string;\n',
+    'web/orders/orders.d.ts': "import type { Decimal } from '../index.js';\nexport type Price = Decimal;\n",
+    'web/http/http.d.ts': "import type { Decimal } from '../engine/engine.js';\nexport type { Decimal as Amount } from '../index';\nexport type Cost = Decimal;\n",
+  });
+  try {
+    const found = typesFromIndex(path.join(dir, 'web'));
+    assert.deepEqual(found.map(({ file, specifier }) => [path.relative(dir, file), specifier]).sort(), [
+      ['web/http/http.d.ts', '../index'],
+      ['web/orders/orders.d.ts', '../index.js'],
+    ]);
+    assert.deepEqual(typesFromIndex(path.join(root, 'web')), [], 'the checkout: every folder imports its types from their owner');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

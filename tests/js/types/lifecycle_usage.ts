@@ -57,7 +57,7 @@ try {
   }
 }
 
-const q = await createQualifier({ schema_version: 1 });
+const q = await createQualifier({ schema_version: 1, merchant: { id: 'm' }, user: { id: 'u' }, rewards: [] });
 q.addEventListener('snapshotchange', (event) => event.reason);
 // @ts-expect-error a Qualifier settles no orders
 q.addEventListener('ordersettled', () => {});

@@ -21,7 +21,7 @@ export function Offers(): string {
   return `${result?.rewards.length ?? 0} ${best}`;
 }
 
-const sources: OfferSource[] = [await createQualifier({ schema_version: 1 }), await createQualifierWorker('{"schema_version":1}')];
+const sources: OfferSource[] = [await createQualifier({ schema_version: 1, merchant: { id: 'm' }, user: { id: 'u' }, rewards: [] }), await createQualifierWorker('{"schema_version":1}')];
 useOffers(sources[0], JSON.stringify(basket));
 useOffers(null, null);
 // @ts-expect-error a client is no source of offers
