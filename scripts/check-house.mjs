@@ -6,6 +6,8 @@
 //     interface declared twice merges silently; a second name for one shape drifts);
 //   - types beside their modules: no .d.ts in a folder of web/ imports web/index (the folder that
 //     owns a type declares it, the others import it from there; web/index.d.ts only re-exports).
+//   - one hidden import: only web/engine/server_module.js imports a module by a specifier that
+//     bundlers are told to leave alone (webpackIgnore / @vite-ignore); the rest call it.
 // The kiosk page's imports (the package's entry points only) are check-imports.mjs's.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -90,6 +92,16 @@ export function typesFromIndex(dir) {
   return found;
 }
 
+// A dynamic import that bundlers are told to leave alone.
+const HIDDEN_IMPORT = /\bimport\(\s*\/\*\s*(?:@vite-ignore|webpackIgnore)/;
+
+/** The modules under `dir` (.js and .mjs; `skip` left out) that hide an import from bundlers themselves. */
+export function hiddenImports(dir, { allowed, skip = [] } = {}) {
+  const skipped = new Set(skip.map((file) => path.resolve(file)));
+  return filesUnder(path.resolve(dir), /\.m?js$/, skipped)
+    .filter((file) => file !== path.resolve(allowed) && HIDDEN_IMPORT.test(readFileSync(file, 'utf8')));
+}
+
 function main() {
   const rel = (file) => path.relative(root, file);
   const problems = [];
@@ -99,12 +111,16 @@ function main() {
   for (const { name, places } of duplicateDeclarations(path.join(root, 'web'))) {
     problems.push(`type ${name} is declared ${places.length} times: ${places.map((p) => rel(p)).join(', ')}`);
   }
+  const serverModule = path.join(root, 'web/engine/server_module.js');
+  for (const file of hiddenImports(path.join(root, 'web'), { allowed: serverModule, skip: [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs')] })) {
+    problems.push(`${rel(file)} hides an import from bundlers itself: call serverModule() of ${rel(serverModule)}`);
+  }
   for (const { file, specifier } of typesFromIndex(path.join(root, 'web'))) {
     problems.push(`${rel(file)} imports '${specifier}': import a type from the folder that declares it`);
   }
   if (problems.length === 0) {
     console.log(`check-house: modules of web/ and kiosk/ within ${MAX_MODULE_LINES} lines; ` +
-      'each type of web/ declared once, beside its modules');
+      'each type of web/ declared once, beside its modules; one module hides Node-only imports');
     return 0;
   }
   for (const problem of problems) console.error(`check-house: ${problem}`);

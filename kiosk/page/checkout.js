@@ -15,7 +15,7 @@ import { $, announce, h, pointsName } from './elements.js';
 import { reasonText, t } from './language.js';
 import { recompute } from './offers_panel.js';
 import { renderBasket } from './render.js';
-import { newBasketId } from '../../web/index.js';
+import { isServiceUnavailable, newBasketId } from '../../web/index.js';
 import { noteWithheld, offlinePolicy, orderKey, orderRequest, refreshAccount, setOnline, state, updateOrders } from './state.js';
 
 function step(body, actions) {
@@ -49,8 +49,6 @@ export function focusAfterCheckout() {
   (state.basket.isEmpty ? $('menu-title') : $('checkout')).focus();
 }
 
-const unreachable = (e) => e?.code === 0 || e?.code === 599 || (e?.code >= 500 && e?.code <= 599);
-
 export async function startCheckout() {
   if (state.basket.isEmpty || state.checkout) return;
   const dialog = $('checkout-dialog');
@@ -70,7 +68,7 @@ export async function startCheckout() {
     confirmed = await state.hybrid.confirm(request);
   } catch (e) {
     if (state.checkout !== session) return;
-    if (unreachable(e)) {
+    if (isServiceUnavailable(e)) {
       setOnline(false);
       offlineStep(session);
       return;
@@ -93,8 +91,9 @@ export async function startCheckout() {
     ...result.points_products.filter((p) => (p.state ?? 'redeemable') === 'redeemable')
       .map((p) => `points_product:${p.id}`),
   ]);
-  const localIds = new Set(state.view?.offers.map((o) => `${o.kind}:${o.id}`) ?? []);
-  const agrees = confirmedIds.size === localIds.size && [...localIds].every((id) => confirmedIds.has(id));
+  // Whether the service agreed with the local answer is the hybrid's one comparison (it has
+  // refreshed the snapshot already): the page re-reads it and says the offers changed.
+  const agrees = !confirmed.diverged;
   if (!agrees) refreshAccount();
   if (offer && !confirmedIds.has(`${offer.kind}:${offer.id}`)) {
     step(h('p', { class: 'error' }, t('checkout.noLongerOffered', { offer: offer.label })),

@@ -1,13 +1,12 @@
 // The kiosk server's command line (docs/kiosk.md lists the options), read by the package's parser
-// (web/cli/command_line.js parseCommandLine). The options it passes to the service (--db,
+// (loyalty-qualifier/command-line parseCommandLine). The options it passes to the service (--db,
 // --fixture, --processing-delay, --now) are read and checked by the launcher's option table
-// (web/service/service_options.js), and so are its own --port and --host, which are a port and a
+// (loyalty-qualifier/service serviceOptionsFromText), and so are its own --port and --host, which are a port and a
 // bind address as the service's are; a --host beyond this machine needs --expose-on-network.
 import net from 'node:net';
 
-import { UsageError, parseCommandLine } from '../../web/cli/command_line.js';
-import { wasmDatabaseProblem } from '../../web/emulator/runtime_choice.js';
-import { serviceOptionsFromText } from '../../web/service/service_options.js';
+import { UsageError, parseCommandLine } from 'loyalty-qualifier/command-line';
+import { serviceOptionsFromText, wasmDatabaseProblem } from 'loyalty-qualifier/service';
 import { isLoopback } from './bind_address.mjs';
 import { canonicalName } from './host_allowlist.mjs';
 import { canonicalOrigin } from './request_guard.mjs';

@@ -31,6 +31,8 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
+import { checkStoreKey } from 'loyalty-qualifier/service';
+
 import { isLoopback, isWildcard, reachableAddresses } from './bind_address.mjs';
 import { buildWhatIsMissing } from './build_step.mjs';
 import { USAGE, UsageError, parseArgs } from './command_line.mjs';
@@ -40,7 +42,6 @@ import { createKioskServer } from './page_server.mjs';
 import { root } from './repository_root.mjs';
 import { smokeCheck } from './smoke_check.mjs';
 import { createSupervisor, listenForCommands, startHub } from './supervisor.mjs';
-import { checkStoreKey } from '../../web/service/store_hub.js';
 
 // A quit ends the service and the hub in at most 10 s (SIGTERM, then SIGKILL); past this, the kiosk server
 // exits anyway, so that `quit` and Ctrl+C always end it.

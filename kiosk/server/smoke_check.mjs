@@ -27,7 +27,7 @@ export async function smokeCheck(origin) {
   const hubHealth = await (await get('/hub/health')).json();
   const claims = await (await get(`/hub/claims?${new URLSearchParams({ merchant_id: guest.merchant_id, user_id: guest.user_id })}`)).json();
   if (!Array.isArray(claims?.claims)) throw new Error(`GET /hub/claims answered ${JSON.stringify(claims).slice(0, 200)}`);
-  const { createQualifier } = await import('../../web/index.js');
+  const { createQualifier } = await import('loyalty-qualifier');
   const qualifier = await createQualifier(snapshot);
   const offers = qualifier.qualify({ subtotal: '100.00', items: [{ id: 'latte', price: '4.75' }] });
   qualifier.dispose();

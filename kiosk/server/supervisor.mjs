@@ -8,7 +8,7 @@
 import process from 'node:process';
 import readline from 'node:readline';
 
-import { startLocalService, startStoreHub } from '../../web/service/local_service.js';
+import { startLocalService, startStoreHub } from 'loyalty-qualifier/service';
 import { buildHub, buildService } from './build_step.mjs';
 import { log } from './kiosk_log.mjs';
 

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { duplicateDeclarations, longModules, typesFromIndex } from '../../scripts/check-house.mjs';
-import { entryModules, pageImportsPastEntryPoints } from '../../scripts/check-imports.mjs';
+import { duplicateDeclarations, hiddenImports, longModules, typesFromIndex } from '../../scripts/check-house.mjs';
+import { entryModules, pageImportsPastEntryPoints, serverImportsPastExports } from '../../scripts/check-imports.mjs';
 import { root } from './support.js';
 
 function tree(files) {
@@ -108,6 +108,54 @@ test('a folder\'s .d.ts that imports web/index is found; imports from the owning
       ['web/orders/orders.d.ts', '../index.js'],
     ]);
     assert.deepEqual(typesFromIndex(path.join(root, 'web')), [], 'the checkout: every folder imports its types from their owner');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an import hidden from bundlers outside the one module is found; calls of it pass', () => {
+  const hide = (name) => `export const m = () => import(/* @vite-ignore */ /* webpackIgnore: true */ ${name});\n`;
+  const dir = tree({
+    'web/engine/server_module.js': hide('name'),
+    'web/orders/copy.js': "const fsModule = 'node:fs';\n" + hide('fsModule'),
+    'web/storage/webpack_only.js': "export const c = () => import(/* webpackIgnore: true */ 'node:crypto');\n",
+    'web/storage/caller.js': "import { serverModule } from '../engine/server_module.js';\nexport const fs = () => serverModule('node:fs');\n",
+    'web/dist/built.mjs': hide('x'),
+  });
+  try {
+    const found = hiddenImports(path.join(dir, 'web'), { allowed: path.join(dir, 'web/engine/server_module.js'), skip: [path.join(dir, 'web/dist')] });
+    assert.deepEqual(found.map((file) => path.relative(dir, file)).sort(), ['web/orders/copy.js', 'web/storage/webpack_only.js']);
+    assert.deepEqual(hiddenImports(path.join(root, 'web'), { allowed: path.join(root, 'web/engine/server_module.js'), skip: [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs')] }), [],
+      'the checkout: one module hides Node-only imports');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a kiosk/server import of the package past "exports" is found; mapped specifiers and kiosk files pass', () => {
+  const dir = tree({
+    'package.json': JSON.stringify({
+      name: 'loyalty-qualifier',
+      exports: { '.': { default: './web/index.js' }, './service': { node: './web/service/local_service.js' }, './fixtures/*': './fixtures/*' },
+    }),
+    'web/index.js': 'export const x = 1;\n',
+    'web/service/local_service.js': 'export const s = 1;\n',
+    'web/service/service_options.js': 'export const o = 1;\n',
+    'kiosk/server/good.mjs': "import { x } from 'loyalty-qualifier';\nimport { s } from 'loyalty-qualifier/service';\n" +
+      "import './own.mjs';\nimport demo from 'loyalty-qualifier/fixtures/demo.json' with { type: 'json' };\nimport 'node:fs';\n",
+    'kiosk/server/own.mjs': 'export {};\n',
+    'kiosk/server/bad.mjs': "import { o } from '../../web/service/service_options.js';\nimport { s } from '../../web/service/local_service.js';\n" +
+      "export const lazy = () => import('loyalty-qualifier/web/index.js');\n",
+  });
+  try {
+    const found = serverImportsPastExports(path.join(dir, 'kiosk/server'), path.join(dir, 'web'), path.join(dir, 'package.json'));
+    assert.deepEqual(found.map(({ file, specifier }) => [path.relative(dir, file), specifier]).sort(), [
+      ['kiosk/server/bad.mjs', '../../web/service/local_service.js'],
+      ['kiosk/server/bad.mjs', '../../web/service/service_options.js'],
+      ['kiosk/server/bad.mjs', 'loyalty-qualifier/web/index.js'],
+    ]);
+    assert.deepEqual(serverImportsPastExports(path.join(root, 'kiosk/server'), path.join(root, 'web'), path.join(root, 'package.json')), [],
+      'the checkout: kiosk/server imports the package by its exports');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -136,7 +136,17 @@ export interface HybridQualifierOptions {
 }
 
 export type ConfirmResult =
-  | { result: QualifyResult; source: 'remote'; provisional: false }
+  | {
+      result: QualifyResult;
+      source: 'remote';
+      provisional: false;
+      /**
+       * true when the local answer differed from the service's (or failed): the snapshot was
+       * refreshed and onDivergence told. The one comparison of the two; a page that showed the
+       * local answer says, from this, that the offers changed.
+       */
+      diverged: boolean;
+    }
   | { result: QualifyResult; source: 'local'; provisional: true; error: QualifyError; snapshotAgeMs: number };
 
 export interface SnapshotInfo {

@@ -1,18 +1,12 @@
 // What the file outbox reads and names (Node): an order file's names in the three layouts, a
 // guest's folder, a billing record's name, and one entry read without blocking and checked to be
 // an order (or a billing record). node:fs and node:crypto are loaded only when used.
+import { serverModule } from '../engine/server_module.js';
 import { orderProblem } from './outbox_entry.js';
 
-// The specifiers are variables so that bundlers leave these Node-only imports alone.
-export async function nodeFs() {
-  const fsModule = 'node:fs/promises';
-  return import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
-}
-
-async function nodeCrypto() {
-  const cryptoModule = 'node:crypto';
-  return import(/* @vite-ignore */ /* webpackIgnore: true */ cryptoModule);
-}
+/** node:fs/promises, loaded when first used. */
+export const nodeFs = () => serverModule('node:fs/promises');
+const nodeCrypto = () => serverModule('node:crypto');
 
 /** The end of every order file's name. */
 export const ORDER_SUFFIX = '.order.json';

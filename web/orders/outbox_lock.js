@@ -13,6 +13,8 @@
 // holder in the background (a replay turn) lets it go first. Browser-safe to import: node:fs,
 // node:os and node:crypto are loaded only when a lock directory is used.
 
+import { serverModule } from '../engine/server_module.js';
+
 /** The lease of a lock that cannot be lost (in-process, navigator.locks). */
 export const KEPT_LEASE = Object.freeze({ held: async () => true });
 
@@ -44,11 +46,6 @@ export function webLock(name) {
       return locks.request(name, () => fn(KEPT_LEASE));
     },
   };
-}
-
-// The specifiers are variables so that bundlers leave these Node-only imports alone.
-async function nodeModule(name) {
-  return import(/* @vite-ignore */ /* webpackIgnore: true */ name);
 }
 
 const HOLDER = 'holder.json';
@@ -200,9 +197,9 @@ async function foregroundWaiting(fs, path, staleMs, host, boot) {
  * there.
  */
 async function acquire(path, parent, staleMs, { background = false } = {}) {
-  const fs = await nodeModule('node:fs/promises');
-  const os = await nodeModule('node:os');
-  const { randomBytes } = await nodeModule('node:crypto');
+  const fs = await serverModule('node:fs/promises');
+  const os = await serverModule('node:os');
+  const { randomBytes } = await serverModule('node:crypto');
   const unique = () => randomBytes(8).toString('hex');
   const host = os.hostname();
   const boot = await bootId(fs);

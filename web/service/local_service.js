@@ -15,6 +15,10 @@ import { serviceArguments } from './service_options.js';
 
 export { ServiceBinaryError, hubBinaryPath, serviceBinaryPath } from './service_binary.js';
 export { startStoreHub } from './store_hub.js';
+// For programs that launch the service from a command line of their own (the kiosk server).
+export { serviceOptionsFromText } from './service_options.js';
+export { checkStoreKey } from './store_key.js';
+export { wasmDatabaseProblem } from '../emulator/runtime_choice.js';
 
 /**
  * Starts the local service. options: fixture (a fixture object or a file path), db (a SQLite

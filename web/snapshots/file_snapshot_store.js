@@ -1,14 +1,11 @@
 // Snapshot entries as JSON files in a directory (Node). It loads node:fs only when used, so
 // browsers never see it.
 
+import { serverModule } from '../engine/server_module.js';
 import { writeFileDurably } from '../storage/durable_file.js';
 import { checkKey, checkPrefix, parseEntry, sortedKeys } from './snapshot_entry.js';
 
-// The specifier is a variable so that bundlers leave this Node-only import alone.
-async function nodeFs() {
-  const fsModule = 'node:fs/promises';
-  return import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
-}
+const nodeFs = () => serverModule('node:fs/promises');
 
 /**
  * Entries as JSON files in a directory (Node), one file per key, each replaced durably: a crash

@@ -97,7 +97,7 @@ describe('qualify and confirm', () => {
       assert.equal(client.state.qualifyCalls, 0, 'qualify never asks the service');
       assert.ok(local.rewards.length > 0);
       const confirmed = await hybrid.confirm(basket);
-      assert.deepEqual(confirmed, { result: local, source: 'remote', provisional: false });
+      assert.deepEqual(confirmed, { result: local, source: 'remote', provisional: false, diverged: false });
       assert.equal(client.state.accountCalls, 1);
     } finally {
       hybrid.dispose();
@@ -161,6 +161,7 @@ describe('qualify and confirm', () => {
       assert.ok(!before.rewards.some((r) => r.id === 'rw_free_latte'));
       const confirmed = await hybrid.confirm(basket);
       assert.equal(confirmed.source, 'remote');
+      assert.equal(confirmed.diverged, true);
       assert.ok(confirmed.result.rewards.some((r) => r.id === 'rw_free_latte'));
       assert.equal(events.length, 1);
       assert.deepEqual(events[0].local, before);
@@ -187,6 +188,7 @@ describe('qualify and confirm', () => {
       const confirmed = await hybrid.confirm(basket);
       client.account = original;
       assert.equal(confirmed.source, 'remote');
+      assert.equal(confirmed.diverged, true);
       assert.equal(events[0].refreshError.code, 503);
     } finally {
       hybrid.dispose();
