@@ -20,9 +20,9 @@ export { localStorageSnapshotStore } from './snapshots/local_storage_snapshot_st
 export { indexedDbSnapshotStore } from './snapshots/indexed_db_snapshot_store.js';
 export { fileSnapshotStore } from './snapshots/file_snapshot_store.js';
 export { defaultSnapshotStore } from './snapshots/snapshot_store.js';
-export { memoryOrderOutbox } from './orders/memory_outbox.js';
-export { indexedDbOrderOutbox } from './orders/indexed_db_outbox.js';
-export { fileOrderOutbox } from './orders/file_outbox.js';
-export { defaultOrderOutbox } from './orders/order_outbox.js';
+export { memoryOrderOutbox } from './orders/outbox/memory_outbox.js';
+export { indexedDbOrderOutbox } from './orders/outbox/indexed_db_outbox.js';
+export { fileOrderOutbox } from './orders/outbox/file_outbox.js';
+export { defaultOrderOutbox } from './orders/outbox/order_outbox.js';
 export { newBasketId } from './orders/basket_id.js';
 export * from './http/sandbox_client.js';

@@ -15,7 +15,7 @@ import { abortable, signalOption } from '../lifecycle/abortable.js';
 import { ASYNC_DISPOSE, DISPOSE } from '../lifecycle/disposal.js';
 import { isServiceUnavailable } from '../http/loyalty_client.js';
 import { memorySnapshotStore } from '../snapshots/memory_snapshot_store.js';
-import { defaultOrderOutbox } from '../orders/order_outbox.js';
+import { defaultOrderOutbox } from '../orders/outbox/order_outbox.js';
 import { OrderCheckout } from '../orders/order_checkout.js';
 import { OrderGuest } from '../orders/order_guest.js';
 import { offlinePolicy } from '../orders/offline_policy.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 
 import { writeFileDurably } from '../../../web/storage/durable_file.js';
-import { fileOrderOutbox } from '../../../web/orders/file_outbox.js';
+import { fileOrderOutbox } from '../../../web/orders/outbox/file_outbox.js';
 import { fileSnapshotStore } from '../../../web/snapshots/file_snapshot_store.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-durable-'));

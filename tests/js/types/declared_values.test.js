@@ -11,7 +11,7 @@ import { root, scratchDir } from '../../service/harness.js';
 
 const scratch = scratchDir('lq-types-');
 const DECLARATIONS = ['engine/engine.d.ts', 'engine/snapshot.d.ts', 'account/account.d.ts', 'http/http.d.ts', 'http/sandbox_client.d.ts', 'snapshots/snapshots.d.ts', 'storage/storage.d.ts', 'orders/orders.d.ts', 'hybrid/hybrid.d.ts'];
-const MODULES = ['engine/qualifier.js', 'engine/qualify_error.js', 'engine/disposed_error.js', 'account/snapshot_from_account.js', 'account/intl_tz_rule.js', 'account/money_text.js', 'http/loyalty_client.js', 'hybrid/hybrid_qualifier.js', 'snapshots/memory_snapshot_store.js', 'snapshots/local_storage_snapshot_store.js', 'snapshots/indexed_db_snapshot_store.js', 'snapshots/file_snapshot_store.js', 'snapshots/snapshot_store.js', 'orders/memory_outbox.js', 'orders/indexed_db_outbox.js', 'orders/file_outbox.js', 'orders/order_outbox.js', 'orders/basket_id.js', 'http/sandbox_client.js'];
+const MODULES = ['engine/qualifier.js', 'engine/qualify_error.js', 'engine/disposed_error.js', 'account/snapshot_from_account.js', 'account/intl_tz_rule.js', 'account/money_text.js', 'http/loyalty_client.js', 'hybrid/hybrid_qualifier.js', 'snapshots/memory_snapshot_store.js', 'snapshots/local_storage_snapshot_store.js', 'snapshots/indexed_db_snapshot_store.js', 'snapshots/file_snapshot_store.js', 'snapshots/snapshot_store.js', 'orders/outbox/memory_outbox.js', 'orders/outbox/indexed_db_outbox.js', 'orders/outbox/file_outbox.js', 'orders/outbox/order_outbox.js', 'orders/basket_id.js', 'http/sandbox_client.js'];
 after(() => scratch.cleanup());
 
 const USAGE = `

@@ -6,9 +6,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 
-import { ensureNpmPackages, ensureSystemPackages } from '../../scripts/ensure-installed.mjs';
-import { log } from './kiosk_log.mjs';
-import { root } from './repository_root.mjs';
+import { ensureNpmPackages, ensureSystemPackages } from '../../../scripts/install/ensure-installed.mjs';
+import { log } from '../kiosk_log.mjs';
+import { root } from '../repository_root.mjs';
 
 const SERVICE_BUILD = 'build/native';
 
@@ -70,7 +70,7 @@ function buildTarget(target, folder, variable) {
     runToStderr('cmake', ['--build', SERVICE_BUILD, '--target', target, '-j2']);
   } catch (e) {
     throw new Error(
-      `${e.message}: the ${target} build failed (missing system packages? run: bash scripts/ensure-system.sh)`,
+      `${e.message}: the ${target} build failed (missing system packages? run: bash scripts/install/ensure-system.sh)`,
     );
   }
   return path.join(root, SERVICE_BUILD, folder, target);

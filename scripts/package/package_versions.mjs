@@ -1,7 +1,7 @@
 // The packages are versioned together: loyalty-qualifier, each platform package (a workspace,
 // npm/<platform>-<arch>) and the root's optionalDependencies pin of it carry one version, in
 // package.json and in package-lock.json alike. `npm run pack` refuses to pack when they differ;
-// `node scripts/package_versions.mjs` prints what differs (exit 1) or the version (exit 0).
+// `node scripts/package/package_versions.mjs` prints what differs (exit 1) or the version (exit 0).
 // A new version goes into package.json, every npm/<platform>/package.json and the
 // optionalDependencies pin in one commit, with package-lock.json updated by `npm install`; this
 // script then prints the version.
@@ -10,7 +10,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
-const checkout = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const checkout = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 

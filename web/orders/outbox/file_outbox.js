@@ -4,7 +4,7 @@
 // says whether those orders changed. Beside a guest's orders, the records of the guest's orders
 // billed with their offer (billed_order.js), named so that no reader of orders, of this version or
 // an earlier one, lists them. node:fs and node:crypto are loaded only when used.
-import { writeFileDurably } from '../storage/durable_file.js';
+import { writeFileDurably } from '../../storage/durable_file.js';
 import { billedExpired, billedProblem, checkBilled, longerHold } from './billed_order.js';
 import { byQuarantineTime, bySequence, checkOrder, randomTag } from './outbox_entry.js';
 import {

@@ -8,7 +8,7 @@
 // same however many orders wait). Every method may return a value or a Promise. One module per
 // kind of outbox beside this one (memory, IndexedDB, files); this one picks the platform's.
 
-import { platformStorage } from '../storage/platform_storage.js';
+import { platformStorage } from '../../storage/platform_storage.js';
 import { fileOrderOutbox } from './file_outbox.js';
 import { indexedDbOrderOutbox } from './indexed_db_outbox.js';
 import { memoryOrderOutbox } from './memory_outbox.js';

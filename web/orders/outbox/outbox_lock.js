@@ -13,7 +13,7 @@
 // holder in the background (a replay turn) lets it go first. Browser-safe to import: node:fs,
 // node:os and node:crypto are loaded only when a lock directory is used.
 
-import { serverModule } from '../engine/server_module.js';
+import { serverModule } from '../../engine/server_module.js';
 
 /** The lease of a lock that cannot be lost (in-process, navigator.locks). */
 export const KEPT_LEASE = Object.freeze({ held: async () => true });

@@ -1,11 +1,11 @@
 // The install step `npm start` and `npm test` share, so that either works first on a bare clone:
-// the Debian packages (scripts/ensure-system.sh installs the missing ones), then the npm packages
+// the Debian packages (scripts/install/ensure-system.sh installs the missing ones), then the npm packages
 // (`npm ci` when one that the build or the tests need is missing).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Files whose absence means the npm packages are not installed. */
 const NPM_PACKAGES = [
@@ -21,7 +21,7 @@ const NPM_PACKAGES = [
 
 /** Installs the missing Debian packages; run(command, args) runs a command or throws. */
 export function ensureSystemPackages(run) {
-  run('bash', ['scripts/ensure-system.sh']);
+  run('bash', ['scripts/install/ensure-system.sh']);
 }
 
 /** True when an npm package the build or the tests need is missing. */

@@ -1,7 +1,7 @@
 // What the file outbox reads and names (Node): an order file's names in the three layouts, a
 // guest's folder, a billing record's name, and one entry read without blocking and checked to be
 // an order (or a billing record). node:fs and node:crypto are loaded only when used.
-import { serverModule } from '../engine/server_module.js';
+import { serverModule } from '../../engine/server_module.js';
 import { orderProblem } from './outbox_entry.js';
 
 /** node:fs/promises, loaded when first used. */

@@ -7,9 +7,9 @@ import net from 'node:net';
 
 import { UsageError, parseCommandLine } from 'loyalty-qualifier/command-line';
 import { serviceOptionsFromText, wasmDatabaseProblem } from 'loyalty-qualifier/service';
-import { isLoopback } from './bind_address.mjs';
-import { canonicalName } from './host_allowlist.mjs';
-import { canonicalOrigin } from './request_guard.mjs';
+import { isLoopback } from '../network/bind_address.mjs';
+import { canonicalName } from '../network/host_allowlist.mjs';
+import { canonicalOrigin } from '../request_guard.mjs';
 
 export { UsageError };
 

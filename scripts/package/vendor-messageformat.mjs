@@ -1,4 +1,4 @@
-// `node scripts/vendor-messageformat.mjs`: writes web/messages/messageformat/messageformat.js, the
+// `node scripts/package/vendor-messageformat.mjs`: writes web/messages/messageformat/messageformat.js, the
 // part of messageformat (the devDependency's exact version) that loyalty-qualifier/messages uses:
 // MessageFormat, parseMessage, visit, the default :number, :integer and :string functions and the
 // draft :currency, as one minified ES module. The other functions (:offset, and the draft set's
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 import * as esbuild from 'esbuild';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const VENDORED = path.join(root, 'web/messages/messageformat/messageformat.js');
 
 const ENTRY = `export { MessageFormat, parseMessage, visit } from 'messageformat';
@@ -46,7 +46,7 @@ export async function vendoredText() {
   });
   return `// messageformat ${version} (https://github.com/messageformat/messageformat), Apache License 2.0
 // (LICENSE beside this file): MessageFormat, parseMessage, visit, :number, :integer, :string and the
-// draft :currency, bundled and minified by the repository's scripts/vendor-messageformat.mjs. Do not edit: run that script.
+// draft :currency, bundled and minified by the repository's scripts/package/vendor-messageformat.mjs. Do not edit: run that script.
 ${built.outputFiles[0].text}`;
 }
 

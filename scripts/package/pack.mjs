@@ -1,5 +1,5 @@
 // `npm run pack`: the packages a consumer installs, in one folder. Checks that the packages share
-// one version (scripts/package_versions.mjs), builds what they ship (the platform package's static
+// one version (scripts/package/package_versions.mjs), builds what they ship (the platform package's static
 // service, the wasm module, the emulator's module), packs loyalty-qualifier and its platform package into dist-pack/
 // (older tarballs there are removed) and prints the one line that installs both:
 //   npm install /abs/dist-pack/loyalty-qualifier-X.tgz /abs/dist-pack/loyalty-qualifier-linux-x64-X.tgz
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 import { versionProblems } from './package_versions.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Where the tarballs go (gitignored). */
 export const PACK_DIR = path.join(root, 'dist-pack');
 const toStderr = ['ignore', 2, 2];

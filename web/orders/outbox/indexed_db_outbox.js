@@ -4,7 +4,7 @@
 // note on a BroadcastChannel per write so that every tab knows when a guest's orders changed. The
 // records of orders billed with their offer (billed_order.js) live in a database of their own
 // beside it: every earlier version quarantines whatever else its object store holds.
-import { indexedDbObjectStore } from '../storage/indexed_db_store.js';
+import { indexedDbObjectStore } from '../../storage/indexed_db_store.js';
 import { billedExpired, billedProblem, checkBilled } from './billed_order.js';
 import { byQuarantineTime, bySequence, checkOrder, orderProblem, randomTag } from './outbox_entry.js';
 import { webLock } from './outbox_lock.js';
