@@ -8,6 +8,10 @@
 //     owns a type declares it, the others import it from there; web/index.d.ts only re-exports).
 //   - one hidden import: only web/engine/server_module.js imports a module by a specifier that
 //     bundlers are told to leave alone (webpackIgnore / @vite-ignore); the rest call it.
+//   - at most twelve concepts per folder (a concept: a file stem, kiosk.js and kiosk.css being one;
+//     a sub-folder: one) in every folder below web/, in kiosk/server/ and in scripts/, sub-folders
+//     included (build output aside). Not yet checked, being grouped (issue 36): web/ itself,
+//     kiosk/page/ and bench/.
 // The kiosk page's imports (the package's entry points only) are check-imports.mjs's.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export const MAX_MODULE_LINES = 400;
+export const MAX_FOLDER_CONCEPTS = 12;
 
 function filesUnder(dir, pattern, skip = new Set()) {
   const files = [];
@@ -92,6 +97,35 @@ export function typesFromIndex(dir) {
   return found;
 }
 
+/** The concepts of folder `dir`: its files' stems (the name up to its first dot) and its sub-folders. */
+export function folderConcepts(dir, { skip = new Set() } = {}) {
+  const concepts = new Set();
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (skip.has(path.join(dir, entry.name))) continue;
+    concepts.add(entry.isDirectory() ? `${entry.name}/` : entry.name.split('.')[0]);
+  }
+  return concepts;
+}
+
+/**
+ * The folders among `dirs` and below them with more than `max` concepts (`skip`: folders and
+ * files left out; `below`: check only the folders below each of `dirs`): [{ dir, concepts }].
+ */
+export function crowdedFolders(dirs, { max = MAX_FOLDER_CONCEPTS, skip = [], below = false } = {}) {
+  const skipped = new Set(skip.map((file) => path.resolve(file)));
+  const crowded = [];
+  const visit = (dir, check) => {
+    const concepts = folderConcepts(dir, { skip: skipped });
+    if (check && concepts.size > max) crowded.push({ dir, concepts: [...concepts].sort() });
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory() && !skipped.has(full)) visit(full, true);
+    }
+  };
+  for (const dir of dirs) visit(path.resolve(dir), !below);
+  return crowded;
+}
+
 // A dynamic import that bundlers are told to leave alone.
 const HIDDEN_IMPORT = /\bimport\(\s*\/\*\s*(?:@vite-ignore|webpackIgnore)/;
 
@@ -111,6 +145,13 @@ function main() {
   for (const { name, places } of duplicateDeclarations(path.join(root, 'web'))) {
     problems.push(`type ${name} is declared ${places.length} times: ${places.map((p) => rel(p)).join(', ')}`);
   }
+  const generated = [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs'), path.join(root, 'kiosk/page/dist')];
+  for (const { dir, concepts } of [
+    ...crowdedFolders([path.join(root, 'web')], { skip: generated, below: true }),
+    ...crowdedFolders([path.join(root, 'kiosk/server'), path.join(root, 'scripts')], { skip: generated }),
+  ]) {
+    problems.push(`${rel(dir)}/ has ${concepts.length} concepts (at most ${MAX_FOLDER_CONCEPTS}): group them by what they serve`);
+  }
   const serverModule = path.join(root, 'web/engine/server_module.js');
   for (const file of hiddenImports(path.join(root, 'web'), { allowed: serverModule, skip: [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs')] })) {
     problems.push(`${rel(file)} hides an import from bundlers itself: call serverModule() of ${rel(serverModule)}`);
@@ -120,7 +161,8 @@ function main() {
   }
   if (problems.length === 0) {
     console.log(`check-house: modules of web/ and kiosk/ within ${MAX_MODULE_LINES} lines; ` +
-      'each type of web/ declared once, beside its modules; one module hides Node-only imports');
+      'each type of web/ declared once, beside its modules; one module hides Node-only imports; ' +
+      `folders below web/, kiosk/server/ and scripts/ of at most ${MAX_FOLDER_CONCEPTS} concepts`);
     return 0;
   }
   for (const problem of problems) console.error(`check-house: ${problem}`);

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { duplicateDeclarations, hiddenImports, longModules, typesFromIndex } from '../../scripts/check-house.mjs';
+import { crowdedFolders, duplicateDeclarations, hiddenImports, longModules, typesFromIndex } from '../../scripts/check-house.mjs';
 import { entryModules, pageImportsPastEntryPoints, serverImportsPastExports } from '../../scripts/check-imports.mjs';
 import { root } from './support.js';
 
@@ -156,6 +156,32 @@ test('a kiosk/server import of the package past "exports" is found; mapped speci
     ]);
     assert.deepEqual(serverImportsPastExports(path.join(root, 'kiosk/server'), path.join(root, 'web'), path.join(root, 'package.json')), [],
       'the checkout: kiosk/server imports the package by its exports');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a folder of more than twelve concepts is found; stems, sub-folders and skipped output count as the house says', () => {
+  const files = {};
+  // thirteen concepts: twelve stems (a.js and a.css are one concept) and one sub-folder
+  for (let i = 0; i < 12; i += 1) files[`web/crowded/m${i}.js`] = '';
+  files['web/crowded/m0.css'] = '';
+  files['web/crowded/inner/x.js'] = '';
+  // twelve: eleven stems and one sub-folder; a skipped folder is no concept
+  for (let i = 0; i < 11; i += 1) files[`web/full/m${i}.js`] = '';
+  files['web/full/part/y.js'] = '';
+  files['web/full/dist/z.js'] = '';
+  for (let i = 0; i < 13; i += 1) files[`web/f${i}.js`] = ''; // web/ itself: checked only without `below`
+  const dir = tree(files);
+  try {
+    const found = crowdedFolders([path.join(dir, 'web')], { skip: [path.join(dir, 'web/full/dist')], below: true });
+    assert.deepEqual(found.map(({ dir: d, concepts }) => [path.relative(dir, d), concepts.length]), [['web/crowded', 13]]);
+    assert.deepEqual(crowdedFolders([path.join(dir, 'web')], { skip: [path.join(dir, 'web/full/dist')] }).map(({ dir: d }) => path.relative(dir, d)).sort(), ['web', 'web/crowded']);
+    const generated = [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs'), path.join(root, 'kiosk/page/dist')];
+    assert.deepEqual([
+      ...crowdedFolders([path.join(root, 'web')], { skip: generated, below: true }),
+      ...crowdedFolders([path.join(root, 'kiosk/server'), path.join(root, 'scripts')], { skip: generated }),
+    ], [], 'the checkout: the checked folders hold at most twelve concepts');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
