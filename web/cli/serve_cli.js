@@ -7,9 +7,9 @@
 // refuses to start (422 for its fixture, 503 otherwise); else the service's own exit code.
 import process from 'node:process';
 
-import { commandLineRuntime } from '../emulator/runtime_choice.js';
+import { commandLineRuntime } from '../service/runtime_choice.js';
 import { startLocalService } from '../service/local_service.js';
-import { COMMAND_LINE_OPTIONS, serviceOptionsFromText } from '../service/service_options.js';
+import { COMMAND_LINE_OPTIONS, serviceOptionsFromText } from '../emulator/service_options.js';
 import { UsageError, parseCommandLine, readInputFile } from './command_line.js';
 import { runForegroundCommand } from './foreground_command.js';
 

@@ -2,7 +2,7 @@
 // service's and the hub's own C++ compiled to WebAssembly (docs/emulator.md). Node (>= 20),
 // browsers and workers: fetch(input, init) answers every route as the native program does, from
 // a database in the module's memory, at the instants of the clock it is given.
-import { serviceArguments } from '../service/service_options.js';
+import { serviceArguments } from './service_options.js';
 import { EmulatedRuntime, clockOption } from './emulated_runtime.js';
 import { fixtureText } from './fixture_text.js';
 

@@ -4,11 +4,11 @@
 // strength first (store_key.js), goes to the hub in its environment (LQ_HUB_STORE_KEY), not on
 // its command line, where any user of the machine could read it. Node only; types:
 // web/service/local_service.d.ts.
-import { chooseRuntime } from '../emulator/runtime_choice.js';
-import { startWasmHub } from '../emulator/wasm_front.js';
+import { chooseRuntime } from './runtime_choice.js';
+import { startWasmHub } from './wasm_front.js';
 import { startNativeProcess, processOptions } from './native_process.js';
 import { hubBinaryPath } from './service_binary.js';
-import { SERVICE_OPTIONS, optionArguments } from './service_options.js';
+import { SERVICE_OPTIONS, optionArguments } from '../emulator/service_options.js';
 import { checkStoreKey } from './store_key.js';
 
 export { checkStoreKey } from './store_key.js';

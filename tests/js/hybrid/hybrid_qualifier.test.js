@@ -25,6 +25,11 @@ let service;
 let snapshot;
 
 before(async () => {
+  // The hybrids made here without an outbox or a store use the platform's default, the user's
+  // state and cache folders: this process's own, so that no other test's queued orders (another
+  // file, another checkout on this machine) hold rewards against these answers.
+  process.env.XDG_STATE_HOME = path.join(scratch.dir, 'state');
+  process.env.XDG_CACHE_HOME = path.join(scratch.dir, 'cache');
   ensureWasm();
   serviceBinary();
   api = await import('../../../web/index.js');

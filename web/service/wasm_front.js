@@ -7,10 +7,10 @@
 import http from 'node:http';
 import process from 'node:process';
 
-import { serviceArguments } from '../service/service_options.js';
-import { EmulatedRuntime } from './emulated_runtime.js';
-import { fixtureText } from './fixture_text.js';
-import { parseResponseBytes } from './http_bytes.js';
+import { serviceArguments } from '../emulator/service_options.js';
+import { EmulatedRuntime } from '../emulator/emulated_runtime.js';
+import { fixtureText } from '../emulator/fixture_text.js';
+import { parseResponseBytes } from '../emulator/http_bytes.js';
 import { wasmDatabaseProblem } from './runtime_choice.js';
 
 const MAX_BODY_BYTES = 1 << 20;

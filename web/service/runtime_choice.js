@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import process from 'node:process';
 
-import { hubBinaryPath, serviceBinaryPath } from '../service/service_binary.js';
+import { hubBinaryPath, serviceBinaryPath } from './service_binary.js';
 
 /** The runtimes a launcher takes. */
 export const RUNTIMES = Object.freeze(['native', 'wasm', 'auto']);
