@@ -16,9 +16,9 @@
 // own origin.
 import { HybridQualifier, indexedDbOrderOutbox, indexedDbSnapshotStore, isServiceUnavailable } from '../../web/index.js';
 import { startQualifierWorker } from '../../web/worker/worker.js';
-import { Basket } from './basket.js';
-import { createServiceClient } from './service_client.js';
-import { hubInUse, hubOptionFor, hubState, kioskHealth, kioskNumber } from './store_hub.js';
+import { Basket } from './basket/basket.js';
+import { createServiceClient } from './service/service_client.js';
+import { hubInUse, hubOptionFor, hubState, kioskHealth, kioskNumber } from './service/store_hub.js';
 
 export const params = new URLSearchParams(globalThis.location?.search ?? '');
 

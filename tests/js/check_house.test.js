@@ -180,7 +180,7 @@ test('a folder of more than twelve concepts is found; stems, sub-folders and ski
     const generated = [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs'), path.join(root, 'kiosk/page/dist')];
     assert.deepEqual([
       ...crowdedFolders([path.join(root, 'web')], { skip: generated, below: true }),
-      ...crowdedFolders([path.join(root, 'kiosk/server'), path.join(root, 'scripts')], { skip: generated }),
+      ...crowdedFolders([path.join(root, 'kiosk/server'), path.join(root, 'kiosk/page'), path.join(root, 'scripts')], { skip: generated }),
     ], [], 'the checkout: the checked folders hold at most twelve concepts');
   } finally {
     rmSync(dir, { recursive: true, force: true });

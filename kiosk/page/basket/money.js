@@ -1,8 +1,8 @@
 // Money on the page is integer cents: prices are parsed from their decimal text, never through
 // binary floating point, and only turned back into text for display and for requests
 // (the package's centsOf and decimalOfCents).
-import { centsOf, decimalOfCents } from '../../web/index.js';
-import { formatLocale, storeCurrency } from './language.js';
+import { centsOf, decimalOfCents } from '../../../web/index.js';
+import { formatLocale, storeCurrency } from '../language/language.js';
 
 /** "4.75", 4.75, "5" -> 475, half up below the cent. Throws for anything that is not a non-negative decimal. */
 export function parseCents(value) {

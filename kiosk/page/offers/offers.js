@@ -3,7 +3,7 @@
 // reasons the other redeemable offers do not apply (the engine's reasons, for formatReason). A points product whose `state` is not
 // `redeemable` qualifies in the engine (contract 3.2: state is not a filter) but the service
 // refuses to bill it: it is listed apart (`unavailable`), never the best, never selected.
-import { parseCents } from './money.js';
+import { parseCents } from '../basket/money.js';
 
 // Reasons that mean "not yours to use any more": such entries are not shown at all.
 const GONE = new Set(['NOT_REDEEMABLE', 'EXPIRED', 'NOT_OWNED', 'OTHER_MERCHANT']);

@@ -2,8 +2,8 @@
 // of ids to words (`item.<id>`, `item.<id>.description`, `category.<id>`, `modifier.<id>`,
 // `group.<id>`), else the menu's own word (the merchant's). What the basket sends to the service
 // (an item's `name`) stays the merchant's word: only what the guest reads is translated.
-import { language } from './language.js';
-import { state } from './state.js';
+import { language } from '../language/language.js';
+import { state } from '../state.js';
 
 const merchantMenu = () => state.menus?.[state.merchant?.menu] ?? null;
 

@@ -1,12 +1,12 @@
 // The kiosk page's Offers panel: offers are recomputed by the guest's HybridQualifier (the wasm
 // engine in this page) on every change, and shown with what each would save.
-import { $, bannerKey, h, keepFocus, localDate, pointsName, showBanner, time } from './elements.js';
-import { ageText, emphasised, formatLocale, reasonText, t, textOr } from './language.js';
-import { formatMoney } from './money.js';
+import { $, bannerKey, h, keepFocus, localDate, pointsName, showBanner, time } from '../views/elements.js';
+import { ageText, emphasised, formatLocale, reasonText, t, textOr } from '../language/language.js';
+import { formatMoney } from '../basket/money.js';
 import { offerView } from './offers.js';
 import { offerTexts } from './offer_text.js';
-import { renderTotals } from './render.js';
-import { orderRequest, state } from './state.js';
+import { renderTotals } from '../views/render.js';
+import { orderRequest, state } from '../state.js';
 
 
 let computing = 0;

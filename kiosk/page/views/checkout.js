@@ -10,13 +10,13 @@
 // One basket, one order: the page keeps the basket id (state.order) for every retry of the same
 // basket until the service bills or refuses it, so a retry can never become a second order; a
 // changed basket (items, setup or guest) is a new order with a new id.
-import { formatMoney, parseCents } from './money.js';
+import { formatMoney, parseCents } from '../basket/money.js';
 import { $, announce, h, pointsName } from './elements.js';
-import { reasonText, t } from './language.js';
-import { recompute } from './offers_panel.js';
+import { reasonText, t } from '../language/language.js';
+import { recompute } from '../offers/offers_panel.js';
 import { renderBasket } from './render.js';
-import { isServiceUnavailable, newBasketId } from '../../web/index.js';
-import { noteWithheld, offlinePolicy, orderKey, orderRequest, refreshAccount, setOnline, state, updateOrders } from './state.js';
+import { isServiceUnavailable, newBasketId } from '../../../web/index.js';
+import { noteWithheld, offlinePolicy, orderKey, orderRequest, refreshAccount, setOnline, state, updateOrders } from '../state.js';
 
 function step(body, actions) {
   $('checkout-body').replaceChildren(...[body].flat().filter(Boolean));

@@ -1,7 +1,7 @@
 // The kiosk page's elements and words: building elements, keeping focus through a re-render,
 // announcing to screen readers, the banner and news line, and how times, dates and counts read.
-import { formatLocale, t, textOr } from './language.js';
-import { state } from './state.js';
+import { formatLocale, t, textOr } from '../language/language.js';
+import { state } from '../state.js';
 
 export const $ = (id) => document.getElementById(id);
 

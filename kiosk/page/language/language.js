@@ -13,8 +13,8 @@ const TEXTS = { en, es, fr };
 
 // The languages loaded only when a guest chooses one: [the page's texts, the entry's catalog].
 const LATER = {
-  de: () => Promise.all([import('./texts/de.js'), import('../../web/messages/catalogs/de.js')]),
-  'pt-BR': () => Promise.all([import('./texts/pt-BR.js'), import('../../web/messages/catalogs/pt-BR.js')]),
+  de: () => Promise.all([import('./texts/de.js'), import('../../../web/messages/catalogs/de.js')]),
+  'pt-BR': () => Promise.all([import('./texts/pt-BR.js'), import('../../../web/messages/catalogs/pt-BR.js')]),
 };
 
 /** The switch's languages, each named in its own language. */
@@ -35,7 +35,7 @@ let messages = null; // the loyalty-qualifier/messages module, once loaded
 
 /** Loads the messages entry (its own module graph). */
 export async function loadMessages() {
-  messages = await import('../../web/messages/messages.js');
+  messages = await import('../../../web/messages/messages.js');
 }
 
 /** Whether `code` is a language the page must load before using it (German, Portuguese, until loaded). */

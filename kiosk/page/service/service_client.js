@@ -3,7 +3,7 @@
 // the service is up and the browser is online. Chromium logs every failed or non-2xx fetch as a
 // console error; this way a stopped service or a cut network costs no failing request: the call
 // fails at once with NETWORK_ERROR, which HybridQualifier treats as "unreachable".
-import { LoyaltyClient, NETWORK_ERROR, QualifyError } from '../../web/index.js';
+import { LoyaltyClient, NETWORK_ERROR, QualifyError } from '../../../web/index.js';
 
 /**
  * Whether the service is up, from the kiosk server's health endpoint (always 200). null: no

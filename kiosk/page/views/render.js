@@ -1,11 +1,11 @@
 // The kiosk page's rendering of the setup bar, the menu and the basket, all from `state`
 // (offers_panel.js: the Offers panel; status_panels.js: wallet, status and waiting orders).
-import { Basket } from './basket.js';
+import { Basket } from '../basket/basket.js';
 import { $, announce, h, handlers, keepFocus } from './elements.js';
-import { t, textOr } from './language.js';
-import { categoryName, itemDescription, itemName, modifierName } from './menu_words.js';
-import { formatMoney, parseCents } from './money.js';
-import { state } from './state.js';
+import { t, textOr } from '../language/language.js';
+import { categoryName, itemDescription, itemName, modifierName } from '../basket/menu_words.js';
+import { formatMoney, parseCents } from '../basket/money.js';
+import { state } from '../state.js';
 
 
 export function renderGuests() {

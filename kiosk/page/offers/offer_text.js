@@ -2,9 +2,9 @@
 // (config.json's `labels_language`): a guest reading it sees them as written; a guest reading
 // another sees the offer described by the messages entry's describeOffer in the guest's language,
 // from the offer's own structure, its products and categories named from the menu.
-import { describedOffer, language } from './language.js';
-import { categoryNameOf, productName } from './menu_words.js';
-import { state } from './state.js';
+import { describedOffer, language } from '../language/language.js';
+import { categoryNameOf, productName } from '../basket/menu_words.js';
+import { state } from '../state.js';
 
 const languageOf = (tag) => new Intl.Locale(tag).language;
 

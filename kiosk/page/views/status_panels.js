@@ -1,12 +1,12 @@
 // The kiosk page's wallet, status line, store hub line and the orders waiting for the service.
 import { $, h, pointsName, showNews } from './elements.js';
-import { t } from './language.js';
-import { formatMoney, parseCents } from './money.js';
-import { walletOf } from './offers.js';
-import { offerTexts } from './offer_text.js';
+import { t } from '../language/language.js';
+import { formatMoney, parseCents } from '../basket/money.js';
+import { walletOf } from '../offers/offers.js';
+import { offerTexts } from '../offers/offer_text.js';
 import { renderLocations } from './render.js';
-import { recompute } from './offers_panel.js';
-import { clock, guestOfOrder, offerLabel, state } from './state.js';
+import { recompute } from '../offers/offers_panel.js';
+import { clock, guestOfOrder, offerLabel, state } from '../state.js';
 
 
 export function renderWallet() {
