@@ -3,7 +3,15 @@
 //   - module length: no .js/.mjs module of web/ or kiosk/ over 400 lines (build output aside:
 //     web/dist/, web/index.node.mjs and kiosk/page/dist/);
 //   - one declaration per type: every name exported by web/**/*.d.ts is declared once (an
-//     interface declared twice merges silently; a second name for one shape drifts).
+//     interface declared twice merges silently; a second name for one shape drifts);
+//   - types beside their modules: no .d.ts in a folder of web/ imports web/index (the folder that
+//     owns a type declares it, the others import it from there; web/index.d.ts only re-exports).
+//   - one hidden import: only web/engine/server_module.js imports a module by a specifier that
+//     bundlers are told to leave alone (webpackIgnore / @vite-ignore); the rest call it.
+//   - at most twelve concepts per folder (a concept: a file stem, kiosk.js and kiosk.css being one;
+//     a sub-folder: one) in every folder below web/, in kiosk/server/, kiosk/page/ and scripts/,
+//     sub-folders included (build output aside). Not yet checked, being grouped (issue 36): web/
+//     itself and bench/.
 // The kiosk page's imports (the package's entry points only) are check-imports.mjs's.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export const MAX_MODULE_LINES = 400;
+export const MAX_FOLDER_CONCEPTS = 12;
 
 function filesUnder(dir, pattern, skip = new Set()) {
   const files = [];
@@ -69,6 +78,64 @@ export function duplicateDeclarations(dir) {
   return [...places].filter(([, where]) => where.length > 1).map(([name, where]) => ({ name, places: where }));
 }
 
+/**
+ * The .d.ts files in the folders under `dir` that import or re-export `dir`/index.js (or its
+ * .d.ts): [{ file, specifier }]. A folder's types import what they use from the folder that owns it.
+ */
+export function typesFromIndex(dir) {
+  const top = path.resolve(dir);
+  const index = new Set([path.join(top, 'index.js'), path.join(top, 'index.d.ts'), path.join(top, 'index')]);
+  const found = [];
+  for (const file of filesUnder(top, /\.d\.ts$/)) {
+    if (path.dirname(file) === top) continue;
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)) {
+      const specifier = match[1] ?? match[2];
+      if (index.has(path.resolve(path.dirname(file), specifier))) found.push({ file, specifier });
+    }
+  }
+  return found;
+}
+
+/** The concepts of folder `dir`: its files' stems (the name up to its first dot) and its sub-folders. */
+export function folderConcepts(dir, { skip = new Set() } = {}) {
+  const concepts = new Set();
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (skip.has(path.join(dir, entry.name))) continue;
+    concepts.add(entry.isDirectory() ? `${entry.name}/` : entry.name.split('.')[0]);
+  }
+  return concepts;
+}
+
+/**
+ * The folders among `dirs` and below them with more than `max` concepts (`skip`: folders and
+ * files left out; `below`: check only the folders below each of `dirs`): [{ dir, concepts }].
+ */
+export function crowdedFolders(dirs, { max = MAX_FOLDER_CONCEPTS, skip = [], below = false } = {}) {
+  const skipped = new Set(skip.map((file) => path.resolve(file)));
+  const crowded = [];
+  const visit = (dir, check) => {
+    const concepts = folderConcepts(dir, { skip: skipped });
+    if (check && concepts.size > max) crowded.push({ dir, concepts: [...concepts].sort() });
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory() && !skipped.has(full)) visit(full, true);
+    }
+  };
+  for (const dir of dirs) visit(path.resolve(dir), !below);
+  return crowded;
+}
+
+// A dynamic import that bundlers are told to leave alone.
+const HIDDEN_IMPORT = /\bimport\(\s*\/\*\s*(?:@vite-ignore|webpackIgnore)/;
+
+/** The modules under `dir` (.js and .mjs; `skip` left out) that hide an import from bundlers themselves. */
+export function hiddenImports(dir, { allowed, skip = [] } = {}) {
+  const skipped = new Set(skip.map((file) => path.resolve(file)));
+  return filesUnder(path.resolve(dir), /\.m?js$/, skipped)
+    .filter((file) => file !== path.resolve(allowed) && HIDDEN_IMPORT.test(readFileSync(file, 'utf8')));
+}
+
 function main() {
   const rel = (file) => path.relative(root, file);
   const problems = [];
@@ -78,9 +145,24 @@ function main() {
   for (const { name, places } of duplicateDeclarations(path.join(root, 'web'))) {
     problems.push(`type ${name} is declared ${places.length} times: ${places.map((p) => rel(p)).join(', ')}`);
   }
+  const generated = [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs'), path.join(root, 'kiosk/page/dist')];
+  for (const { dir, concepts } of [
+    ...crowdedFolders([path.join(root, 'web')], { skip: generated, below: true }),
+    ...crowdedFolders([path.join(root, 'kiosk/server'), path.join(root, 'kiosk/page'), path.join(root, 'scripts')], { skip: generated }),
+  ]) {
+    problems.push(`${rel(dir)}/ has ${concepts.length} concepts (at most ${MAX_FOLDER_CONCEPTS}): group them by what they serve`);
+  }
+  const serverModule = path.join(root, 'web/engine/server_module.js');
+  for (const file of hiddenImports(path.join(root, 'web'), { allowed: serverModule, skip: [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs')] })) {
+    problems.push(`${rel(file)} hides an import from bundlers itself: call serverModule() of ${rel(serverModule)}`);
+  }
+  for (const { file, specifier } of typesFromIndex(path.join(root, 'web'))) {
+    problems.push(`${rel(file)} imports '${specifier}': import a type from the folder that declares it`);
+  }
   if (problems.length === 0) {
     console.log(`check-house: modules of web/ and kiosk/ within ${MAX_MODULE_LINES} lines; ` +
-      'each type of web/ declared once');
+      'each type of web/ declared once, beside its modules; one module hides Node-only imports; ' +
+      `folders below web/, kiosk/server/, kiosk/page/ and scripts/ of at most ${MAX_FOLDER_CONCEPTS} concepts`);
     return 0;
   }
   for (const problem of problems) console.error(`check-house: ${problem}`);

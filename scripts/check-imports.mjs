@@ -4,7 +4,9 @@
 // imports, re-exports and dynamic import('...') with a literal specifier all count: a bundler
 // follows each of them. For DIR kiosk/ it also fails when a module of kiosk/page/ imports from web/ a
 // module that package.json "exports" does not name (the page is built on the package's entry
-// points only, as any user of the package). Run by `npm test` (web, then kiosk).
+// points only, as any user of the package), and when a module of kiosk/server/ imports the package
+// other than by a specifier that "exports" maps (`loyalty-qualifier/service`, never a path into
+// web/). Run by `npm test` (web, then kiosk).
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -148,6 +150,42 @@ export function pageImportsPastEntryPoints(pageDir, packageDir, entries) {
   return bad;
 }
 
+// Does `subpath` ('.', './service', ...) match a key of "exports" (exact, or a pattern with one '*')?
+function exportsMaps(exportsField, subpath) {
+  return Object.keys(exportsField ?? {}).some((key) => {
+    const star = key.indexOf('*');
+    if (star < 0) return key === subpath;
+    return subpath.startsWith(key.slice(0, star)) && subpath.endsWith(key.slice(star + 1)) &&
+      subpath.length >= key.length - 1;
+  });
+}
+
+/**
+ * Imports of modules under `serverDir` that reach the package other than through a specifier its
+ * package.json "exports" maps: a relative path into `packageDir`, or `<name>/<subpath>` that
+ * "exports" does not name. [{ file, specifier }].
+ */
+export function serverImportsPastExports(serverDir, packageDir, packageJsonPath) {
+  const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8'));
+  const inside = path.resolve(packageDir) + path.sep;
+  const bad = [];
+  for (const file of sourceFiles(path.resolve(serverDir))) {
+    const text = withoutComments(readFileSync(file, 'utf8'));
+    for (const pattern of SPECIFIERS) {
+      for (const match of text.matchAll(pattern)) {
+        const specifier = match[1];
+        if (specifier.startsWith('./') || specifier.startsWith('../')) {
+          if (path.resolve(path.dirname(file), specifier).startsWith(inside)) bad.push({ file, specifier });
+        } else if (specifier === pkg.name || specifier.startsWith(`${pkg.name}/`)) {
+          const subpath = specifier === pkg.name ? '.' : `.${specifier.slice(pkg.name.length)}`;
+          if (!exportsMaps(pkg.exports, subpath)) bad.push({ file, specifier });
+        }
+      }
+    }
+  }
+  return bad;
+}
+
 function main(argv) {
   const dir = path.resolve(root, argv[0] ?? 'web');
   const graph = importGraph(dir);
@@ -164,7 +202,10 @@ function main(argv) {
     for (const { file, target } of pageImportsPastEntryPoints(path.join(root, 'kiosk/page'), path.join(root, 'web'), entries)) {
       problems.push(`${path.relative(root, file)} imports ${path.relative(root, target)}, which is no entry point of the package ("exports" in package.json)`);
     }
-    pageRule = `; kiosk/page imports the package through its ${entries.size} entry modules only`;
+    for (const { file, specifier } of serverImportsPastExports(path.join(root, 'kiosk/server'), path.join(root, 'web'), path.join(root, 'package.json'))) {
+      problems.push(`${path.relative(root, file)} imports '${specifier}': kiosk/server imports the package by a specifier package.json "exports" maps`);
+    }
+    pageRule = `; kiosk/page imports the package through its ${entries.size} entry modules only, kiosk/server through "exports" specifiers`;
   }
   if (problems.length === 0) {
     console.log(`check-imports: no import cycle in ${path.relative(root, dir) || '.'}, between files or folders ` +

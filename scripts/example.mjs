@@ -16,8 +16,8 @@ function run(command, args, stdio) {
 }
 
 function main() {
-  if (run('bash', ['scripts/ensure-system.sh'], toStderr) !== 0) {
-    console.error('start: system packages are missing (see scripts/ensure-system.sh)');
+  if (run('bash', ['scripts/install/ensure-system.sh'], toStderr) !== 0) {
+    console.error('start: system packages are missing (see scripts/install/ensure-system.sh)');
     return 1;
   }
   if (run(process.execPath, ['scripts/build.mjs', '--only', 'wasm'], toStderr) !== 0) {

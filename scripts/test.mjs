@@ -17,7 +17,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
-import { npmPackagesMissing } from './ensure-installed.mjs';
+import { npmPackagesMissing } from './install/ensure-installed.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The suites' default stores (XDG folders) in a folder of this run, never the developer's; the
@@ -112,7 +112,7 @@ function skip(name, why) {
 
 const node = (...args) => [process.execPath, args];
 
-const systemReady = await step('system packages', [['bash', ['scripts/ensure-system.sh']]]);
+const systemReady = await step('system packages', [['bash', ['scripts/install/ensure-system.sh']]]);
 const npmReady = await step(
   'npm packages',
   npmPackagesMissing() ? [['npm', ['ci', '--no-audit', '--no-fund']]] : [],

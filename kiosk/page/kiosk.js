@@ -3,9 +3,9 @@
 // working while the service is down; orders in an IndexedDB outbox, so none is lost). This module
 // starts the page and wires the controls; state.js holds the state and the link to the service,
 // render.js, offers_panel.js and status_panels.js draw it, checkout.js runs checkout; sw.js lets the page start offline.
-import { Basket } from './basket.js';
-import { formatMoney, parseCents } from './money.js';
-import { $, announce, h, handlers, keepFocus, renderBanner, renderNews, showBanner, showNews } from './elements.js';
+import { Basket } from './basket/basket.js';
+import { formatMoney, parseCents } from './basket/money.js';
+import { $, announce, h, handlers, keepFocus, renderBanner, renderNews, showBanner, showNews } from './views/elements.js';
 import {
   applyPageTexts,
   DEFAULT_LANGUAGE,
@@ -16,9 +16,9 @@ import {
   t,
   useLanguage,
   useStore,
-} from './language.js';
-import { groupName, itemDescription, itemName, modifierName } from './menu_words.js';
-import { recompute, relabel, renderOffers, reselect } from './offers_panel.js';
+} from './language/language.js';
+import { groupName, itemDescription, itemName, modifierName } from './basket/menu_words.js';
+import { recompute, relabel, renderOffers, reselect } from './offers/offers_panel.js';
 import {
   hasModifiers,
   menu,
@@ -28,9 +28,9 @@ import {
   renderLocations,
   renderMenu,
   renderTotals,
-} from './render.js';
-import { renderHub, renderOrders, renderStatus, renderWallet, snapshotChanged } from './status_panels.js';
-import { focusAfterCheckout, startCheckout } from './checkout.js';
+} from './views/render.js';
+import { renderHub, renderOrders, renderStatus, renderWallet, snapshotChanged } from './views/status_panels.js';
+import { focusAfterCheckout, startCheckout } from './views/checkout.js';
 import { changes, checkHub, params, refreshAccount, setOnline, startGuests, state, useGuest } from './state.js';
 
 // Revalidated at each start all the same (the server says Cache-Control: no-cache); the default

@@ -14,11 +14,11 @@
 // them, and every guest's token and merchant key with them, anywhere. The service is config.json's
 // api_base (the page's server's configuration; empty: the page's own origin), the hub the page's
 // own origin.
-import { HybridQualifier, indexedDbOrderOutbox, indexedDbSnapshotStore } from '../../web/index.js';
+import { HybridQualifier, indexedDbOrderOutbox, indexedDbSnapshotStore, isServiceUnavailable } from '../../web/index.js';
 import { startQualifierWorker } from '../../web/worker/worker.js';
-import { Basket } from './basket.js';
-import { createServiceClient } from './service_client.js';
-import { hubInUse, hubOptionFor, hubState, kioskHealth, kioskNumber } from './store_hub.js';
+import { Basket } from './basket/basket.js';
+import { createServiceClient } from './service/service_client.js';
+import { hubInUse, hubOptionFor, hubState, kioskHealth, kioskNumber } from './service/store_hub.js';
 
 export const params = new URLSearchParams(globalThis.location?.search ?? '');
 
@@ -255,7 +255,7 @@ export function refreshAccount() {
       }
     } catch (e) {
       if (state.hybrid !== hybrid) return;
-      if (e?.code === 0 || e?.code === 599 || (e?.code >= 500 && e?.code <= 599)) setOnline(false);
+      if (isServiceUnavailable(e)) setOnline(false);
       else if (e?.code !== 410) emit('banner', { key: 'banner.guestRefused', values: { error: e.message } });
       await updateOrders();
     }

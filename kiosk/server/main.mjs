@@ -31,16 +31,17 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
-import { isLoopback, isWildcard, reachableAddresses } from './bind_address.mjs';
-import { buildWhatIsMissing } from './build_step.mjs';
-import { USAGE, UsageError, parseArgs } from './command_line.mjs';
+import { checkStoreKey } from 'loyalty-qualifier/service';
+
+import { isLoopback, isWildcard, reachableAddresses } from './network/bind_address.mjs';
+import { buildWhatIsMissing } from './start/build_step.mjs';
+import { USAGE, UsageError, parseArgs } from './start/command_line.mjs';
 import { log } from './kiosk_log.mjs';
 import { pageBundle } from './page_bundle.mjs';
 import { createKioskServer } from './page_server.mjs';
 import { root } from './repository_root.mjs';
-import { smokeCheck } from './smoke_check.mjs';
+import { smokeCheck } from './start/smoke_check.mjs';
 import { createSupervisor, listenForCommands, startHub } from './supervisor.mjs';
-import { checkStoreKey } from '../../web/service/store_hub.js';
 
 // A quit ends the service and the hub in at most 10 s (SIGTERM, then SIGKILL); past this, the kiosk server
 // exits anyway, so that `quit` and Ctrl+C always end it.
@@ -79,7 +80,7 @@ async function main(argv) {
     await bundle.fresh();
   } catch (e) {
     log(
-      `${e.message}\nkiosk: the build failed (missing system packages? run: bash scripts/ensure-system.sh)`,
+      `${e.message}\nkiosk: the build failed (missing system packages? run: bash scripts/install/ensure-system.sh)`,
     );
     return 1;
   }

@@ -6,13 +6,13 @@ import http from 'node:http';
 import path from 'node:path';
 
 import { hubRoute, proxy } from './api_proxy.mjs';
-import { createHostAllowlist } from './host_allowlist.mjs';
+import { createHostAllowlist } from './network/host_allowlist.mjs';
 import { sendJson } from './json_answer.mjs';
 import { log } from './kiosk_log.mjs';
-import { capConnectionsPerPeer, createRequestGate, peerOf } from './peer_limits.mjs';
+import { capConnectionsPerPeer, createRequestGate, peerOf } from './network/peer_limits.mjs';
 import { createWriteGuard } from './request_guard.mjs';
 import { root } from './repository_root.mjs';
-import { serveStatic } from './static_files.mjs';
+import { serveStatic } from './files/static_files.mjs';
 
 export const HEALTH_PATH = '/_kiosk/health';
 

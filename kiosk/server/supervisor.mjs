@@ -8,8 +8,8 @@
 import process from 'node:process';
 import readline from 'node:readline';
 
-import { startLocalService, startStoreHub } from '../../web/service/local_service.js';
-import { buildHub, buildService } from './build_step.mjs';
+import { startLocalService, startStoreHub } from 'loyalty-qualifier/service';
+import { buildHub, buildService } from './start/build_step.mjs';
 import { log } from './kiosk_log.mjs';
 
 const ACCESS_LOG_LINE = /^\S+ \S+ "[A-Z]+ \S+" \d{3} \d+ /;

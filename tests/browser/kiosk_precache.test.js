@@ -73,7 +73,7 @@ test('the page loads the build\'s bundles, which hold the page\'s modules, the m
   assert.doesNotMatch(readFileSync(path.join(kiosk, 'index.html'), 'utf8'), /importmap/, 'bare imports are the bundler\'s');
   const inputs = bundle.inputs.map((file) => path.relative(root, file));
   // German and Portuguese are imported only when a guest chooses them: bundled all the same, so offline too.
-  for (const module of ['kiosk/page/state.js', 'kiosk/page/texts/fr.js', 'kiosk/page/texts/de.js', 'kiosk/page/texts/pt-BR.js',
+  for (const module of ['kiosk/page/state.js', 'kiosk/page/language/texts/fr.js', 'kiosk/page/language/texts/de.js', 'kiosk/page/language/texts/pt-BR.js',
     'web/index.js', 'web/messages/messages.js', 'web/messages/catalogs/de.js', 'web/messages/catalogs/pt-BR.js',
     'web/messages/messageformat/messageformat.js', 'web/worker/qualifier_worker.js', 'web/dist/loyalty_qualifier.browser.mjs']) {
     assert.ok(inputs.includes(module), `${module} is bundled`);

@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 
 import { MAX_BODY_BYTES } from '../../kiosk/server/api_proxy.mjs';
 import { createKioskServer, parseTarget } from '../../kiosk/server/page_server.mjs';
-import { PEER_LIMITS } from '../../kiosk/server/peer_limits.mjs';
+import { PEER_LIMITS } from '../../kiosk/server/network/peer_limits.mjs';
 import { MEDIA_TYPE, credentialsOf, scratchDir, serviceBinary, startService } from '../service/harness.js';
 import { exchange, requestBytes, stalledClient } from '../service/raw_http.js';
 import { STORE_KEY, hubCall, rewardClaim, startHub } from '../hub/harness.js';

@@ -1,5 +1,5 @@
 // The kiosk server stamps the service worker's VERSION with a digest of what it precaches
-// (kiosk/server/service_worker.mjs, versionedServiceWorker): a change to any precached file is a new worker and
+// (kiosk/server/files/service_worker.mjs, versionedServiceWorker): a change to any precached file is a new worker and
 // a new cache, with no constant bumped by hand; a file whose size and modification time did not
 // change is not read again. Real HTTP on 127.0.0.1, a real web root on disk.
 import assert from 'node:assert/strict';

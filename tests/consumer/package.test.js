@@ -1,5 +1,5 @@
 // `npm run pack`: both tarballs in dist-pack/, one `npm install` line that installs them, and the
-// packages versioned together (scripts/package_versions.mjs; pack refuses when they are not).
+// packages versioned together (scripts/package/package_versions.mjs; pack refuses when they are not).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { versionProblems } from '../../scripts/package_versions.mjs';
+import { versionProblems } from '../../scripts/package/package_versions.mjs';
 import { PACKAGE, PLATFORM_PACKAGE, consumerProject, packedTarballs, root } from './consumer_project.js';
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
@@ -58,14 +58,14 @@ test('npm run pack refuses to pack packages whose versions differ, naming each d
     writeFileSync(ownFile, JSON.stringify({ ...own, optionalDependencies: { [PLATFORM_PACKAGE]: '0.0.1' } }));
     assert.ok(versionProblems(copy).some((p) => /optionalDependencies pin of @loyalty-qualifier\/linux-x64 is 0\.0\.1/.test(p)));
 
-    const pack = spawnSync(process.execPath, ['scripts/pack.mjs'], { cwd: copy, encoding: 'utf8', timeout: 60_000 });
+    const pack = spawnSync(process.execPath, ['scripts/package/pack.mjs'], { cwd: copy, encoding: 'utf8', timeout: 60_000 });
     assert.equal(pack.status, 1, pack.stderr);
     assert.equal(pack.stdout, '');
     assert.match(pack.stderr, /^pack: the packages must share one version; refusing to pack:/);
     assert.match(pack.stderr, /9\.9\.9/);
     assert.ok(!existsSync(path.join(copy, 'dist-pack')), 'nothing was built or packed');
 
-    const check = spawnSync(process.execPath, ['scripts/package_versions.mjs'], { cwd: copy, encoding: 'utf8' });
+    const check = spawnSync(process.execPath, ['scripts/package/package_versions.mjs'], { cwd: copy, encoding: 'utf8' });
     assert.equal(check.status, 1);
     assert.match(check.stderr, /package versions differ/);
   } finally {

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { duplicateDeclarations, longModules } from '../../scripts/check-house.mjs';
-import { entryModules, pageImportsPastEntryPoints } from '../../scripts/check-imports.mjs';
+import { crowdedFolders, duplicateDeclarations, hiddenImports, longModules, typesFromIndex } from '../../scripts/check-house.mjs';
+import { entryModules, pageImportsPastEntryPoints, serverImportsPastExports } from '../../scripts/check-imports.mjs';
 import { root } from './support.js';
 
 function tree(files) {
@@ -92,4 +92,97 @@ test('the checkout: the kiosk page imports the package through its entry points,
   assert.ok(entries.has(path.join(root, 'web/index.js')) && entries.has(path.join(root, 'web/worker/worker.js')));
   assert.deepEqual(pageImportsPastEntryPoints(path.join(root, 'kiosk/page'), path.join(root, 'web'), entries), []);
   assert.deepEqual(duplicateDeclarations(path.join(root, 'web')), []);
+});
+
+test('a folder\'s .d.ts that imports web/index is found; imports from the owning folder pass', () => {
+  const dir = tree({
+    'web/index.d.ts': "export * from './engine/engine.js';\nexport * from './orders/orders.js';\n",
+    'web/engine/engine.d.ts': 'export type Decimal = string;\n',
+    'web/orders/orders.d.ts': "import type { Decimal } from '../index.js';\nexport type Price = Decimal;\n",
+    'web/http/http.d.ts': "import type { Decimal } from '../engine/engine.js';\nexport type { Decimal as Amount } from '../index';\nexport type Cost = Decimal;\n",
+  });
+  try {
+    const found = typesFromIndex(path.join(dir, 'web'));
+    assert.deepEqual(found.map(({ file, specifier }) => [path.relative(dir, file), specifier]).sort(), [
+      ['web/http/http.d.ts', '../index'],
+      ['web/orders/orders.d.ts', '../index.js'],
+    ]);
+    assert.deepEqual(typesFromIndex(path.join(root, 'web')), [], 'the checkout: every folder imports its types from their owner');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an import hidden from bundlers outside the one module is found; calls of it pass', () => {
+  const hide = (name) => `export const m = () => import(/* @vite-ignore */ /* webpackIgnore: true */ ${name});\n`;
+  const dir = tree({
+    'web/engine/server_module.js': hide('name'),
+    'web/orders/copy.js': "const fsModule = 'node:fs';\n" + hide('fsModule'),
+    'web/storage/webpack_only.js': "export const c = () => import(/* webpackIgnore: true */ 'node:crypto');\n",
+    'web/storage/caller.js': "import { serverModule } from '../engine/server_module.js';\nexport const fs = () => serverModule('node:fs');\n",
+    'web/dist/built.mjs': hide('x'),
+  });
+  try {
+    const found = hiddenImports(path.join(dir, 'web'), { allowed: path.join(dir, 'web/engine/server_module.js'), skip: [path.join(dir, 'web/dist')] });
+    assert.deepEqual(found.map((file) => path.relative(dir, file)).sort(), ['web/orders/copy.js', 'web/storage/webpack_only.js']);
+    assert.deepEqual(hiddenImports(path.join(root, 'web'), { allowed: path.join(root, 'web/engine/server_module.js'), skip: [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs')] }), [],
+      'the checkout: one module hides Node-only imports');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a kiosk/server import of the package past "exports" is found; mapped specifiers and kiosk files pass', () => {
+  const dir = tree({
+    'package.json': JSON.stringify({
+      name: 'loyalty-qualifier',
+      exports: { '.': { default: './web/index.js' }, './service': { node: './web/service/local_service.js' }, './fixtures/*': './fixtures/*' },
+    }),
+    'web/index.js': 'export const x = 1;\n',
+    'web/service/local_service.js': 'export const s = 1;\n',
+    'web/service/service_options.js': 'export const o = 1;\n',
+    'kiosk/server/good.mjs': "import { x } from 'loyalty-qualifier';\nimport { s } from 'loyalty-qualifier/service';\n" +
+      "import './own.mjs';\nimport demo from 'loyalty-qualifier/fixtures/demo.json' with { type: 'json' };\nimport 'node:fs';\n",
+    'kiosk/server/own.mjs': 'export {};\n',
+    'kiosk/server/bad.mjs': "import { o } from '../../web/service/service_options.js';\nimport { s } from '../../web/service/local_service.js';\n" +
+      "export const lazy = () => import('loyalty-qualifier/web/index.js');\n",
+  });
+  try {
+    const found = serverImportsPastExports(path.join(dir, 'kiosk/server'), path.join(dir, 'web'), path.join(dir, 'package.json'));
+    assert.deepEqual(found.map(({ file, specifier }) => [path.relative(dir, file), specifier]).sort(), [
+      ['kiosk/server/bad.mjs', '../../web/service/local_service.js'],
+      ['kiosk/server/bad.mjs', '../../web/service/service_options.js'],
+      ['kiosk/server/bad.mjs', 'loyalty-qualifier/web/index.js'],
+    ]);
+    assert.deepEqual(serverImportsPastExports(path.join(root, 'kiosk/server'), path.join(root, 'web'), path.join(root, 'package.json')), [],
+      'the checkout: kiosk/server imports the package by its exports');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a folder of more than twelve concepts is found; stems, sub-folders and skipped output count as the house says', () => {
+  const files = {};
+  // thirteen concepts: twelve stems (a.js and a.css are one concept) and one sub-folder
+  for (let i = 0; i < 12; i += 1) files[`web/crowded/m${i}.js`] = '';
+  files['web/crowded/m0.css'] = '';
+  files['web/crowded/inner/x.js'] = '';
+  // twelve: eleven stems and one sub-folder; a skipped folder is no concept
+  for (let i = 0; i < 11; i += 1) files[`web/full/m${i}.js`] = '';
+  files['web/full/part/y.js'] = '';
+  files['web/full/dist/z.js'] = '';
+  for (let i = 0; i < 13; i += 1) files[`web/f${i}.js`] = ''; // web/ itself: checked only without `below`
+  const dir = tree(files);
+  try {
+    const found = crowdedFolders([path.join(dir, 'web')], { skip: [path.join(dir, 'web/full/dist')], below: true });
+    assert.deepEqual(found.map(({ dir: d, concepts }) => [path.relative(dir, d), concepts.length]), [['web/crowded', 13]]);
+    assert.deepEqual(crowdedFolders([path.join(dir, 'web')], { skip: [path.join(dir, 'web/full/dist')] }).map(({ dir: d }) => path.relative(dir, d)).sort(), ['web', 'web/crowded']);
+    const generated = [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs'), path.join(root, 'kiosk/page/dist')];
+    assert.deepEqual([
+      ...crowdedFolders([path.join(root, 'web')], { skip: generated, below: true }),
+      ...crowdedFolders([path.join(root, 'kiosk/server'), path.join(root, 'kiosk/page'), path.join(root, 'scripts')], { skip: generated }),
+    ], [], 'the checkout: the checked folders hold at most twelve concepts');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

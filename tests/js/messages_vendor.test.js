@@ -1,17 +1,17 @@
 // The messages entry's formatter (web/messages/messageformat/messageformat.js) is messageformat's own
-// code, as scripts/vendor-messageformat.mjs writes it from the installed version: never edited by
+// code, as scripts/package/vendor-messageformat.mjs writes it from the installed version: never edited by
 // hand, never stale, with its licence beside it, and without the functions the entry leaves out.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { VENDORED, vendoredText } from '../../scripts/vendor-messageformat.mjs';
+import { VENDORED, vendoredText } from '../../scripts/package/vendor-messageformat.mjs';
 import { formatMessage } from '../../web/messages/messages.js';
 import { root } from './support.js';
 
 test('the vendored formatter is what the script writes from the installed messageformat', async () => {
-  assert.equal(readFileSync(VENDORED, 'utf8'), await vendoredText(), 'run node scripts/vendor-messageformat.mjs');
+  assert.equal(readFileSync(VENDORED, 'utf8'), await vendoredText(), 'run node scripts/package/vendor-messageformat.mjs');
   const { version } = JSON.parse(readFileSync(path.join(root, 'node_modules/messageformat/package.json'), 'utf8'));
   assert.match(readFileSync(VENDORED, 'utf8'), new RegExp(`^// messageformat ${version.replace(/\./g, '\\.')} `));
   assert.equal(readFileSync(path.join(path.dirname(VENDORED), 'LICENSE'), 'utf8'),

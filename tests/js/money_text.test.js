@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { parseCents } from '../../kiosk/page/money.js';
+import { parseCents } from '../../kiosk/page/basket/money.js';
 import { centsOf, decimalOfCents } from '../../web/account/money_text.js';
 import { offlinePolicy } from '../../web/orders/offline_policy.js';
 

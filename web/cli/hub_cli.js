@@ -12,7 +12,7 @@ import process from 'node:process';
 import { commandLineRuntime } from '../service/runtime_choice.js';
 import { HUB_OPTIONS, startStoreHub } from '../service/store_hub.js';
 import { MAKE_A_STORE_KEY, checkStoreKey, readStoreKeyFile } from '../service/store_key.js';
-import { serviceOptionsFromText } from '../options/service_options.js';
+import { serviceOptionsFromText } from '../emulator/service_options.js';
 import { UsageError, parseCommandLine } from './command_line.js';
 import { runForegroundCommand } from './foreground_command.js';
 

@@ -9,7 +9,7 @@ import process from 'node:process';
 
 import { commandLineRuntime } from '../service/runtime_choice.js';
 import { startLocalService } from '../service/local_service.js';
-import { COMMAND_LINE_OPTIONS, serviceOptionsFromText } from '../options/service_options.js';
+import { COMMAND_LINE_OPTIONS, serviceOptionsFromText } from '../emulator/service_options.js';
 import { UsageError, parseCommandLine, readInputFile } from './command_line.js';
 import { runForegroundCommand } from './foreground_command.js';
 

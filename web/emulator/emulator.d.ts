@@ -1,6 +1,6 @@
 // Types of `loyalty-qualifier/emulator` (web/emulator/emulator.js): the local service and the
 // store hub as in-process emulators (docs/emulator.md).
-import type { Clock, WasmSource } from '../index.js';
+import type { Clock, WasmSource } from '../engine/engine.js';
 
 /** A running emulator: the native program's routes, answered in this process. */
 export interface Emulator {

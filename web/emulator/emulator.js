@@ -2,7 +2,7 @@
 // service's and the hub's own C++ compiled to WebAssembly (docs/emulator.md). Node (>= 20),
 // browsers and workers: fetch(input, init) answers every route as the native program does, from
 // a database in the module's memory, at the instants of the clock it is given.
-import { serviceArguments } from '../options/service_options.js';
+import { serviceArguments } from './service_options.js';
 import { EmulatedRuntime, clockOption } from './emulated_runtime.js';
 import { fixtureText } from './fixture_text.js';
 
@@ -31,11 +31,11 @@ export async function createEmulator(options = {}) {
   const onLog = onLogOption(options.onLog, caller);
   const { args } = serviceArguments({ mode, processingDelay, accessLog: options.accessLog ?? 'off' }, { caller });
   const nowMs = clockOption(now, caller);
+  const text = await fixtureText(fixture, caller);
   return EmulatedRuntime.start({
     kind: 'service',
     args: [...args, '--fixture', FIXTURE_FILE],
-    // Read (in a page: downloaded) while the module downloads and compiles.
-    files: fixtureText(fixture, caller).then((text) => ({ [FIXTURE_FILE]: text })),
+    files: { [FIXTURE_FILE]: text },
     nowMs,
     wasm,
     onLog,

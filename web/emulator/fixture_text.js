@@ -1,12 +1,8 @@
 // The emulator's fixture as JSON text: an object as given, or read from where it is named (a URL
 // is fetched; in Node a path or file: URL is read from disk); by default the demo fixture that
 // ships with the package (fixtures/demo.json). The service's own seeding checks what it holds.
+import { serverModule } from '../engine/server_module.js';
 import { isServerRuntime } from '../engine/wasm_source.js';
-
-// Node-only modules through a variable, so that bundlers leave them alone.
-function serverModule(name) {
-  return import(/* @vite-ignore */ /* webpackIgnore: true */ name);
-}
 
 function demoFixtureUrl() {
   return new URL('../../fixtures/demo.json', import.meta.url);

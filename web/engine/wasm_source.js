@@ -2,6 +2,7 @@
 // how it is compiled: at most one download, compiled while streaming when the server says
 // application/wasm, and every failure a QualifyError that names what was tried.
 import { QualifyError } from './qualify_error.js';
+import { serverModule } from './server_module.js';
 
 /** QualifyError code of a module that could not be loaded. */
 const MODULE_UNAVAILABLE = 503;
@@ -82,11 +83,6 @@ export function loadFailure(where, cause) {
   );
   error.cause = cause;
   return error;
-}
-
-// Node-only modules are imported through a variable, so that bundlers leave them alone.
-function serverModule(name) {
-  return import(/* @vite-ignore */ /* webpackIgnore: true */ name);
 }
 
 // In Node a file: URL or a path is read from disk (Node's fetch cannot read files); null for a

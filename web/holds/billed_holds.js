@@ -1,5 +1,5 @@
 // The holds of orders billed with their offer, once the orders have left the outbox: the outbox's
-// billing records (web/orders/billed_order.js), shared by every tab and process on it. A record
+// billing records (web/orders/outbox/billed_order.js), shared by every tab and process on it. A record
 // holds its offer against every account snapshot generated before its `billedAt`, the loyalty
 // service's time of a read made after the billing (null until one is known: it then holds against
 // every snapshot). Who reads the account resolves it: the records of the guest that exist when a
@@ -7,7 +7,7 @@
 // millisecond when it is an HTTP Date, said to the second: the 'loyalty-api' shape). An outbox
 // that cannot keep records (one of your own without putBilled, or a failed write) leaves them in
 // this object's memory, as earlier versions did.
-import { billedRecord } from '../orders/billed_order.js';
+import { billedRecord } from '../orders/outbox/billed_order.js';
 
 /** Whether a service time is written to the second (no fraction: an HTTP Date, as a 'loyalty-api' snapshot's time is). */
 export const saidToTheSecond = (text) => typeof text === 'string' && /T\d\d:\d\d:\d\d(?:Z|[+-]\d\d:\d\d)$/i.test(text);

@@ -3,20 +3,10 @@
 // network failure and a timeout get their own codes. Runs in Node >= 18 and in browsers.
 import { toJsonText } from '../engine/json_text.js';
 import { QualifyError } from '../engine/qualify_error.js';
+import { NETWORK_ERROR, TIMEOUT } from './service_failure.js';
 import { withinTime } from './time_limit.js';
 
-/** QualifyError code of a request that reached no service (refused, DNS, offline, CORS). */
-export const NETWORK_ERROR = 0;
-/** QualifyError code of a request that got no complete answer within `timeoutMs`. */
-export const TIMEOUT = 599;
-
-/** True for a failure that says nothing about the request: no answer, a timeout, or a 5xx. */
-export function isServiceUnavailable(error) {
-  return (
-    error instanceof QualifyError &&
-    (error.code === NETWORK_ERROR || error.code === TIMEOUT || (error.code >= 500 && error.code <= 599))
-  );
-}
+export { NETWORK_ERROR, TIMEOUT, isServiceUnavailable } from './service_failure.js';
 
 const LOYALTY_MEDIA_TYPE = 'application/vnd.service-v1+json';
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -234,22 +224,6 @@ function fingerprint(text) {
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   return hash.toString(16).padStart(8, '0');
-}
-
-// Failures of a request that provably never reached a server: the connection was never made.
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'ENETUNREACH', 'EHOSTUNREACH']);
-
-/**
- * True when the failed request provably never reached a service (internal): no access token
- * could be had, or (Node) the connection was refused or its address not found. A browser does
- * not say why a fetch failed: there it is false, as for a timeout or a lost answer.
- */
-export function wasNotSent(error) {
-  if (error?.notSent === true) return true;
-  for (let cause = error, depth = 0; cause && depth < 5; cause = cause.cause, ++depth) {
-    if (NOT_SENT_CODES.has(cause.code)) return true;
-  }
-  return false;
 }
 
 function checkToken(accessToken) {

@@ -1,14 +1,7 @@
 // Types of HybridQualifier (hand-written). web/index.d.ts re-exports them.
-import type {
-  AccountContext,
-  AccountRead,
-  ExplainResult,
-  QualifierOptions,
-  QualifyError,
-  QualifyRequest,
-  QualifyResult,
-  Snapshot,
-} from '../index.js';
+import type { ExplainResult, QualifierOptions, QualifyError, QualifyRequest, QualifyResult } from '../engine/engine.js';
+import type { Snapshot } from '../engine/snapshot.js';
+import type { AccountContext, AccountRead } from '../account/account.js';
 import type { QualifierWorkerHost } from '../worker/worker.js';
 import type { AccountAnswer, AccountReadOptions, BackoffOptions, BasketBody, BasketResponse, ReplayCredentials } from '../http/http.js';
 import type { SnapshotStore } from '../snapshots/snapshots.js';
@@ -143,7 +136,17 @@ export interface HybridQualifierOptions {
 }
 
 export type ConfirmResult =
-  | { result: QualifyResult; source: 'remote'; provisional: false }
+  | {
+      result: QualifyResult;
+      source: 'remote';
+      provisional: false;
+      /**
+       * true when the local answer differed from the service's (or failed): the snapshot was
+       * refreshed and onDivergence told. The one comparison of the two; a page that showed the
+       * local answer says, from this, that the offers changed.
+       */
+      diverged: boolean;
+    }
   | { result: QualifyResult; source: 'local'; provisional: true; error: QualifyError; snapshotAgeMs: number };
 
 export interface SnapshotInfo {

@@ -14,8 +14,8 @@ import { HubReachabilityEvent, OrderSettledEvent, SnapshotChangeEvent } from '..
 import { abortable, signalOption } from '../lifecycle/abortable.js';
 import { ASYNC_DISPOSE, DISPOSE } from '../lifecycle/disposal.js';
 import { isServiceUnavailable } from '../http/loyalty_client.js';
-import { memorySnapshotStore } from '../snapshots/snapshot_store.js';
-import { defaultOrderOutbox } from '../orders/order_outbox.js';
+import { memorySnapshotStore } from '../snapshots/memory_snapshot_store.js';
+import { defaultOrderOutbox } from '../orders/outbox/order_outbox.js';
 import { OrderCheckout } from '../orders/order_checkout.js';
 import { OrderGuest } from '../orders/order_guest.js';
 import { offlinePolicy } from '../orders/offline_policy.js';
@@ -160,7 +160,7 @@ export class HybridQualifier extends EventTarget {
    * The service's answer, { result, source: 'remote', provisional: false }; when the service
    * cannot be reached (network failure, timeout, 5xx), the local answer as
    * { result, source: 'local', provisional: true, error }. A 4xx of the service rejects. When the
-   * two answers differ, the snapshot is refreshed and onDivergence is told.
+   * two answers differ (`diverged: true`), the snapshot is refreshed and onDivergence is told.
    */
   confirm(basket, options) {
     return this.#call(options, 'confirm', (signal) => this.#confirm(basket, signal));
@@ -183,7 +183,8 @@ export class HybridQualifier extends EventTarget {
       if (localError !== null) throw localError;
       return { result: local, source: 'local', provisional: true, error: e, snapshotAgeMs: localAgeMs };
     }
-    if (localError !== null || !sameJson(local, remote)) {
+    const diverged = localError !== null || !sameJson(local, remote);
+    if (diverged) {
       let refreshError = null;
       try {
         await this.#refresh();
@@ -192,7 +193,7 @@ export class HybridQualifier extends EventTarget {
       }
       this.#onDivergence?.({ basket, local: localError === null ? local : null, localError, remote, refreshError });
     }
-    return { result: remote, source: 'remote', provisional: false };
+    return { result: remote, source: 'remote', provisional: false, diverged };
   }
 
   /**

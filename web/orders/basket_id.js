@@ -1,6 +1,7 @@
 // Basket ids: one per order, chosen by the caller or a random UUID; the derived id of a sale billed
 // without its refused offer. The service takes ids of at most 200 bytes.
 import { QualifyError } from '../engine/qualify_error.js';
+import { serverModule } from '../engine/server_module.js';
 import { sha256Hex } from '../storage/sha256_hex.js';
 
 const MAX_BASKET_ID_BYTES = 200;
@@ -14,8 +15,7 @@ export async function newBasketId() {
   if (typeof webCrypto?.getRandomValues === 'function') {
     bytes = webCrypto.getRandomValues(new Uint8Array(16));
   } else {
-    const cryptoModule = 'node:crypto';
-    bytes = new Uint8Array((await import(/* @vite-ignore */ /* webpackIgnore: true */ cryptoModule)).randomBytes(16));
+    bytes = new Uint8Array((await serverModule('node:crypto')).randomBytes(16));
   }
   bytes[6] = (bytes[6] & 0x0f) | 0x40;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;

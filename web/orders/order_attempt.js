@@ -6,7 +6,7 @@
 // was taken over stops, writes nothing and reports nothing. A provisional order whose offer the
 // service refuses on replay is billed without the offer under a derived, stable basket id.
 import { QualifyError } from '../engine/qualify_error.js';
-import { NETWORK_ERROR, TIMEOUT, wasNotSent } from '../http/loyalty_client.js';
+import { NETWORK_ERROR, isNoAnswer, wasNotSent } from '../http/service_failure.js';
 import { derivedBasketId } from './basket_id.js';
 import { applyOfflinePolicy } from './offline_policy.js';
 import {
@@ -23,9 +23,6 @@ import { keyOf, maybeSent, orderWithoutOffer } from './order_record.js';
 
 // How many outcomes of orders settled in this process are kept for a checkout of the same basket id.
 const DECIDED_KEPT = 256;
-
-// No answer at all: the service is not reachable now, for every order behind this one.
-const isNoAnswer = (e) => !(e instanceof QualifyError) || e.code === NETWORK_ERROR || e.code === TIMEOUT;
 
 // Resolves the error of fn() (or null): a write that fails leaves the order as it was.
 export async function quietly(fn) {
@@ -184,6 +181,7 @@ export class OrderAttempt {
         // What the outbox holds is what will be sent: the outcome says that, not the unwritten change.
         Object.assign(order, stored, { lastError: `${order.lastError}; and the order could not be updated on this device (${describeError(failed)})` });
       }
+      // No answer at all: the service is not reachable now, for every order behind this one.
       return { outcome: queuedOutcome(order), noAnswer: isNoAnswer(e) };
     }
     if ((e.code === 401 || e.code === 403) && !firstAttempt) {

@@ -2,16 +2,15 @@
 // hand, and which client replays an order (with credentials proven to be its guest's). It reads
 // the snapshot's life cycle it is handed (LocalSnapshot); what the guest has promised away is the
 // holds' (web/holds/), handed to the order path beside it.
-import { LoyaltyClient, NETWORK_ERROR, TIMEOUT } from '../http/loyalty_client.js';
+import { LoyaltyClient } from '../http/loyalty_client.js';
+import { isNoAnswer } from '../http/service_failure.js';
 import { withinTime } from '../http/time_limit.js';
-import { QualifyError } from '../engine/qualify_error.js';
 import { describeError } from './order_outcome.js';
 import { isLegacy, isUnresolved, ownerOfSnapshot, sameGuestCredentials } from './order_record.js';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const credentialsKey = (c) => JSON.stringify([c.baseUrl, c.merchantKey, c.accessToken]);
 // No answer at all (network, timeout): the service is unreachable for the orders behind.
-const isNoAnswer = (e) => !(e instanceof QualifyError) || e.code === NETWORK_ERROR || e.code === TIMEOUT;
 
 export class OrderGuest {
   #client;

@@ -8,7 +8,7 @@ import { RetryBackoff } from '../http/retry_backoff.js';
 import { LockLost, OrderAttempt } from './order_attempt.js';
 import { LOCK_LOST, queuedOutcome } from './order_outcome.js';
 import { adoptedOrder, isGuestsOrder, isLegacy, isUnresolved, keyOf } from './order_record.js';
-import { KEPT_LEASE, replayLock } from './outbox_lock.js';
+import { KEPT_LEASE, replayLock } from './outbox/outbox_lock.js';
 
 export class OrderReplay {
   #outbox;

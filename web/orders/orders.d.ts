@@ -1,9 +1,6 @@
 // Types of the order path (hand-written): order records, outboxes, checkout options and outcomes.
 // web/index.d.ts re-exports them.
-import type {
-  Decimal,
-  QualifyRequest,
-} from '../index.js';
+import type { Decimal, QualifyRequest } from '../engine/engine.js';
 import type { BasketBody, OfferRef, ReplayCredentials } from '../http/http.js';
 import type { IndexedDbFactoryLike } from '../storage/storage.js';
 

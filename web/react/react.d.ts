@@ -1,6 +1,6 @@
 // Types of loyalty-qualifier/react (web/react/; docs/reference.md#react). No type of React's own
 // is needed: the hooks take and give the package's types.
-import type { ExplainResult, Qualifier, QualifyRequest, QualifyResult } from '../index.js';
+import type { ExplainResult, Qualifier, QualifyRequest, QualifyResult } from '../engine/engine.js';
 import type { HybridQualifier, HybridQualifierOptions, LocalExplainResult, LocalQualifyResult } from '../hybrid/hybrid.js';
 import type { WorkerQualifier } from '../worker/worker.js';
 

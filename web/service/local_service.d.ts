@@ -128,6 +128,24 @@ export function startStoreHub(options: StoreHubOptions): Promise<LocalService>;
 /** The loyalty_hub binary startStoreHub runs (LQ_HUB_BIN, the platform package, a local build). */
 export function hubBinaryPath(): string;
 
+/**
+ * Launcher options from a command line's text, as `loyalty-qualifier serve` reads them: `texts`
+ * maps a flag's name without "--" (e.g. `db`, `port`, `processing-delay`, `now`, `fixture`) to its
+ * text; undefined is absent. Returns the LocalServiceOptions of the flags given (e.g.
+ * `{ db, port, processingDelay }`); a TypeError names the flag of the first bad one ("--port must
+ * be an integer from 0 to 65535").
+ */
+export function serviceOptionsFromText(texts: Readonly<Record<string, string | readonly string[] | undefined>>): Partial<LocalServiceOptions>;
+
+/** `key` when it is a strong enough store key (StoreHubOptions.storeKey); else a TypeError naming it as `name`. */
+export function checkStoreKey(key: string, name: string): string;
+
+/**
+ * Why the wasm runtime cannot take the database `db` (it keeps its state in memory: a file is
+ * refused, ':memory:' or none is fine), as one line that says what to do instead; null when it can.
+ */
+export function wasmDatabaseProblem(db: string | undefined): string | null;
+
 /** Why there is no service binary to run (ServiceBinaryError's `cause`). */
 export type ServiceBinaryCause =
   /**

@@ -11,10 +11,14 @@ import { chooseRuntime } from './runtime_choice.js';
 import { startWasmService } from './wasm_front.js';
 import { startNativeProcess, processOptions } from './native_process.js';
 import { serviceBinaryPath } from './service_binary.js';
-import { serviceArguments } from '../options/service_options.js';
+import { serviceArguments } from '../emulator/service_options.js';
 
 export { ServiceBinaryError, hubBinaryPath, serviceBinaryPath } from './service_binary.js';
 export { startStoreHub } from './store_hub.js';
+// For programs that launch the service from a command line of their own (the kiosk server).
+export { serviceOptionsFromText } from '../emulator/service_options.js';
+export { checkStoreKey } from './store_key.js';
+export { wasmDatabaseProblem } from './runtime_choice.js';
 
 /**
  * Starts the local service. options: fixture (a fixture object or a file path), db (a SQLite

@@ -80,7 +80,7 @@ function fromPlatformPackage(name, program) {
 const buildFromSource = (program) =>
   'build it from a checkout of the loyalty-qualifier repository (cmake, a C++17 compiler, ' +
   'libsqlite3-dev, libcpp-httplib-dev and nlohmann-json3-dev; ' +
-  '`bash scripts/ensure-system.sh` installs them on Debian): ' + // in the repository
+  '`bash scripts/install/ensure-system.sh` installs them on Debian): ' + // in the repository
   '`npm ci && node scripts/build.mjs --only native`, then set ' + // in the repository
   `${program.variable}=<checkout>/${program.localBuild}`;
 

@@ -8,7 +8,7 @@ import { chooseRuntime } from './runtime_choice.js';
 import { startWasmHub } from './wasm_front.js';
 import { startNativeProcess, processOptions } from './native_process.js';
 import { hubBinaryPath } from './service_binary.js';
-import { SERVICE_OPTIONS, optionArguments } from '../options/service_options.js';
+import { SERVICE_OPTIONS, optionArguments } from '../emulator/service_options.js';
 import { checkStoreKey } from './store_key.js';
 
 export { checkStoreKey } from './store_key.js';

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import process from 'node:process';
 
-import { serviceArguments } from '../options/service_options.js';
+import { serviceArguments } from '../emulator/service_options.js';
 import { EmulatedRuntime } from '../emulator/emulated_runtime.js';
 import { fixtureText } from '../emulator/fixture_text.js';
 import { parseResponseBytes } from '../emulator/http_bytes.js';
@@ -154,7 +154,7 @@ export async function startWasmService(options) {
   refuseDatabase(options.db, 'loyalty_service');
   const { args, fixture } = serviceArguments({ ...options, db: undefined }, { caller, extra: options.args ?? [] });
   const log = logOf(options);
-  const files = fixture === undefined ? {} : fixtureText(fixture, caller).then((text) => ({ '/fixture.json': text }));
+  const files = fixture === undefined ? {} : { '/fixture.json': await fixtureText(fixture, caller) };
   const runtime = await EmulatedRuntime.start({
     kind: 'service',
     args: [...args, ...(fixture === undefined ? [] : ['--fixture', '/fixture.json'])],

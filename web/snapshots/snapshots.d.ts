@@ -1,5 +1,5 @@
 // Types of the snapshot stores (hand-written). web/index.d.ts re-exports them.
-import type { Snapshot } from '../index.js';
+import type { Snapshot } from '../engine/snapshot.js';
 import type { IndexedDbFactoryLike, StorageLike } from '../storage/storage.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -3,11 +3,9 @@
 // either, and a write that has resolved is on disk. Browser-safe to import: node:fs is loaded
 // only when a file is written.
 
-// The specifier is a variable so that bundlers leave this Node-only import alone.
-async function nodeFs() {
-  const fsModule = 'node:fs/promises';
-  return import(/* @vite-ignore */ /* webpackIgnore: true */ fsModule);
-}
+import { serverModule } from '../engine/server_module.js';
+
+const nodeFs = () => serverModule('node:fs/promises');
 
 // Platforms that cannot open or flush a directory (Windows) say so with these codes; there the
 // rename is as durable as the platform makes it.

@@ -1,19 +1,11 @@
 // Types of loyalty-qualifier/worker: a qualifier whose engine runs in a worker (docs/workers.md).
-import type {
-  Clock,
-  ExplainEntry,
-  ExplainResult,
-  QualifyError,
-  QualifyRequest,
-  QualifyResult,
-  Snapshot,
-  WasmSource,
-} from '../index.js';
+import type { Clock, ExplainEntry, ExplainResult, QualifyError, QualifyRequest, QualifyResult, WasmSource } from '../engine/engine.js';
+import type { Snapshot } from '../engine/snapshot.js';
 
 import type { QualifierEventMap, QualifierEvents } from '../events/events.js';
 import type { CallOptions } from '../lifecycle/lifecycle.js';
 
-export { DisposedError, QualifyError } from '../index.js';
+export { DisposedError, QualifyError } from '../engine/engine.js';
 
 /**
  * A Web Worker (browsers) or a worker_threads Worker (Node) running loyalty-qualifier/worker/script;

@@ -123,7 +123,7 @@ describe('issue 4, done when', () => {
     // The hybrid's snapshot predates the grant: confirm disagrees, refreshes, and says so.
     assert.ok(!ids(await hybrid.qualify(dripBasket)).includes(granted.id));
     const confirmed = await hybrid.confirm(dripBasket);
-    assert.deepEqual(confirmed, { result: remote, source: 'remote', provisional: false });
+    assert.deepEqual(confirmed, { result: remote, source: 'remote', provisional: false, diverged: true });
     assert.equal(divergences.length, 1);
     assert.ok(!ids(divergences[0].local).includes(granted.id));
     assert.deepEqual(divergences[0].remote, remote);
@@ -181,7 +181,7 @@ describe('issue 4, done when', () => {
 
     service = await startService({ db, now: true, delay: DELAY_SECONDS, port });
     const back = await hybrid.confirm(dripBasket);
-    assert.deepEqual(back, { result: offline.result, source: 'remote', provisional: false });
+    assert.deepEqual(back, { result: offline.result, source: 'remote', provisional: false, diverged: false });
     assert.equal(divergences.length, 1, 'no divergence after the restart');
   });
 });

@@ -89,7 +89,11 @@ after(async () => {
 
 test('IndexedDB and localStorage stores keep snapshots across qualifiers in a page', { timeout: 120_000, skip: !available && 'no Chromium' }, async () => {
   const outcome = await page.evaluate(async () => {
-    const stores = await import('/web/snapshots/snapshot_store.js');
+    const stores = {
+      ...(await import('/web/snapshots/snapshot_store.js')),
+      ...(await import('/web/snapshots/indexed_db_snapshot_store.js')),
+      ...(await import('/web/snapshots/local_storage_snapshot_store.js')),
+    };
     const { HybridQualifier } = await import('/web/hybrid/hybrid_qualifier.js');
     const snapshot = await (await fetch('/examples/snapshot.json')).json();
     const basket = await (await fetch('/examples/basket.json')).json();

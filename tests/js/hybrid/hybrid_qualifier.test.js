@@ -25,12 +25,21 @@ let service;
 let snapshot;
 
 before(async () => {
+  // The hybrids made here without an outbox or a store use the platform's default, the user's
+  // state and cache folders: this process's own, so that no other test's queued orders (another
+  // file, another checkout on this machine) hold rewards against these answers.
+  process.env.XDG_STATE_HOME = path.join(scratch.dir, 'state');
+  process.env.XDG_CACHE_HOME = path.join(scratch.dir, 'cache');
   ensureWasm();
   serviceBinary();
   api = await import('../../../web/index.js');
   clients = {
     ...(await import('../../../web/http/loyalty_client.js')),
     ...(await import('../../../web/hybrid/hybrid_qualifier.js')),
+    ...(await import('../../../web/snapshots/memory_snapshot_store.js')),
+    ...(await import('../../../web/snapshots/local_storage_snapshot_store.js')),
+    ...(await import('../../../web/snapshots/indexed_db_snapshot_store.js')),
+    ...(await import('../../../web/snapshots/file_snapshot_store.js')),
     ...(await import('../../../web/snapshots/snapshot_store.js')),
   };
   const { readFile } = await import('node:fs/promises');
@@ -99,7 +108,7 @@ describe('qualify and confirm', () => {
       assert.equal(client.state.qualifyCalls, 0, 'qualify never asks the service');
       assert.ok(local.rewards.length > 0);
       const confirmed = await hybrid.confirm(basket);
-      assert.deepEqual(confirmed, { result: local, source: 'remote', provisional: false });
+      assert.deepEqual(confirmed, { result: local, source: 'remote', provisional: false, diverged: false });
       assert.equal(client.state.accountCalls, 1);
     } finally {
       hybrid.dispose();
@@ -163,6 +172,7 @@ describe('qualify and confirm', () => {
       assert.ok(!before.rewards.some((r) => r.id === 'rw_free_latte'));
       const confirmed = await hybrid.confirm(basket);
       assert.equal(confirmed.source, 'remote');
+      assert.equal(confirmed.diverged, true);
       assert.ok(confirmed.result.rewards.some((r) => r.id === 'rw_free_latte'));
       assert.equal(events.length, 1);
       assert.deepEqual(events[0].local, before);
@@ -189,6 +199,7 @@ describe('qualify and confirm', () => {
       const confirmed = await hybrid.confirm(basket);
       client.account = original;
       assert.equal(confirmed.source, 'remote');
+      assert.equal(confirmed.diverged, true);
       assert.equal(events[0].refreshError.code, 503);
     } finally {
       hybrid.dispose();

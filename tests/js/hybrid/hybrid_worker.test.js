@@ -19,7 +19,7 @@ before(async () => {
   clients = {
     ...(await import('../../../web/http/loyalty_client.js')),
     ...(await import('../../../web/hybrid/hybrid_qualifier.js')),
-    ...(await import('../../../web/orders/order_outbox.js')),
+    ...(await import('../../../web/orders/outbox/memory_outbox.js')),
   };
   ({ createQualifierWorker } = await import('../../../web/worker/worker.node.js'));
   service = await startService({ db: path.join(scratch.dir, 'hybrid-worker.db'), now: true });

@@ -1,4 +1,4 @@
-// The outboxes' billing records (web/orders/billed_order.js) on their own, on real files and in
+// The outboxes' billing records (web/orders/outbox/billed_order.js) on their own, on real files and in
 // Chromium's IndexedDB: a record of an order billed with its offer is kept per guest beside the
 // guest's orders (listBilled), never listed as an order (list, listOwner, damaged stay as they
 // were), replaced whole by the next record of its basket, removed by removeBilled, dropped once
@@ -15,7 +15,8 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { fileOrderOutbox, memoryOrderOutbox } from '../../../web/orders/order_outbox.js';
+import { fileOrderOutbox } from '../../../web/orders/outbox/file_outbox.js';
+import { memoryOrderOutbox } from '../../../web/orders/outbox/memory_outbox.js';
 import { CHROMIUM, launchChromium } from '../support.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -149,12 +150,12 @@ describe('the IndexedDB outbox\'s records in Chromium', { skip: !existsSync(CHRO
     const pages = [await context.newPage(), await context.newPage()];
     for (const page of pages) await page.goto(`${origin}/page.html`);
     await pages[1].evaluate(async (owner) => {
-      const { indexedDbOrderOutbox } = await import('/web/orders/order_outbox.js');
+      const { indexedDbOrderOutbox } = await import('/web/orders/outbox/indexed_db_outbox.js');
       globalThis.watching = indexedDbOrderOutbox({ databaseName: 'lq-billed-test' });
       globalThis.before = await globalThis.watching.changeStamp(owner);
     }, OWNER);
     const seen = await pages[0].evaluate(async ({ owner, other, hour }) => {
-      const { indexedDbOrderOutbox } = await import('/web/orders/order_outbox.js');
+      const { indexedDbOrderOutbox } = await import('/web/orders/outbox/indexed_db_outbox.js');
       const outbox = indexedDbOrderOutbox({ databaseName: 'lq-billed-test' });
       const record = (basketId, extra = {}) => ({ owner, merchantId: 'm_harbor', userId: 'u_1001', basketId, offer: { kind: 'reward', id: 'rw_free_latte' },
         billedAt: null, recordedAt: Date.now(), expiresAt: Date.now() + hour, ...extra });

@@ -31,13 +31,14 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { fileOrderOutbox, memoryOrderOutbox } from '../../../web/orders/order_outbox.js';
-import { directoryLock } from '../../../web/orders/outbox_lock.js';
+import { fileOrderOutbox } from '../../../web/orders/outbox/file_outbox.js';
+import { memoryOrderOutbox } from '../../../web/orders/outbox/memory_outbox.js';
+import { directoryLock } from '../../../web/orders/outbox/outbox_lock.js';
 import { CHROMIUM, launchChromium } from '../support.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const outboxUrl = pathToFileURL(path.join(root, 'web/orders/order_outbox.js')).href;
-const lockUrl = pathToFileURL(path.join(root, 'web/orders/outbox_lock.js')).href;
+const outboxUrl = pathToFileURL(path.join(root, 'web/orders/outbox/file_outbox.js')).href;
+const lockUrl = pathToFileURL(path.join(root, 'web/orders/outbox/outbox_lock.js')).href;
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-outbox-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -540,7 +541,7 @@ describe('the IndexedDB outbox in Chromium', { skip: !existsSync(CHROMIUM) && 'n
     for (const page of pages) await page.goto(`${origin}/page.html`);
 
     const outcome = await pages[0].evaluate(async () => {
-      const { indexedDbOrderOutbox } = await import('/web/orders/order_outbox.js');
+      const { indexedDbOrderOutbox } = await import('/web/orders/outbox/indexed_db_outbox.js');
       const outbox = indexedDbOrderOutbox({ databaseName: 'lq-outbox-test' });
       const order = (basketId, sequence) => ({ owner: '["m","u"]', basketId, sequence, body: { id: basketId } });
       await outbox.put(order('b-1', 1));
@@ -589,7 +590,7 @@ describe('the IndexedDB outbox in Chromium', { skip: !existsSync(CHROMIUM) && 'n
 
     // Two pages (two tabs of one origin) contend for the outbox's lock.
     const contend = (page, id) => page.evaluate(async (who) => {
-      const { indexedDbOrderOutbox } = await import('/web/orders/order_outbox.js');
+      const { indexedDbOrderOutbox } = await import('/web/orders/outbox/indexed_db_outbox.js');
       const outbox = indexedDbOrderOutbox({ databaseName: 'lq-outbox-test' });
       for (let round = 0; round < 10; round += 1) {
         await outbox.exclusive(async () => {
@@ -608,12 +609,12 @@ describe('the IndexedDB outbox in Chromium', { skip: !existsSync(CHROMIUM) && 'n
 
     // One guest's orders by key range; the other tab's write moves this tab's change stamp.
     await pages[1].evaluate(async () => {
-      const { indexedDbOrderOutbox } = await import('/web/orders/order_outbox.js');
+      const { indexedDbOrderOutbox } = await import('/web/orders/outbox/indexed_db_outbox.js');
       globalThis.watching = indexedDbOrderOutbox({ databaseName: 'lq-outbox-test' });
       globalThis.before = await globalThis.watching.changeStamp('["m","u"]');
     });
     const listed = await pages[0].evaluate(async () => {
-      const { indexedDbOrderOutbox } = await import('/web/orders/order_outbox.js');
+      const { indexedDbOrderOutbox } = await import('/web/orders/outbox/indexed_db_outbox.js');
       const outbox = indexedDbOrderOutbox({ databaseName: 'lq-outbox-test' });
       await outbox.put({ owner: '["m","u"]', basketId: 'b-3', sequence: 5, body: { id: 'b-3' } });
       await outbox.put({ owner: '["m","other"]', basketId: 'b-4', sequence: 6, body: { id: 'b-4' } });

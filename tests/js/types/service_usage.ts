@@ -62,3 +62,16 @@ await startStoreHub({ storeKey: 'b3e1c7a95d2f48e06a1c9b7d3e5f2a80', host: '0.0.0
 await startStoreHub({ storeKey: 'b3e1c7a95d2f48e06a1c9b7d3e5f2a80', corsOrigin: ['http://localhost:5173'] });
 const hubBinary: string = hubBinaryPath();
 console.log(hubUrl, hubBinary);
+
+// A program that launches the service from a command line of its own (the kiosk server).
+import { checkStoreKey, serviceOptionsFromText, wasmDatabaseProblem } from 'loyalty-qualifier/service';
+import { EXIT, UsageError, parseCommandLine } from 'loyalty-qualifier/command-line';
+
+const { values, positionals } = parseCommandLine(['--db', 'x.db', '--verbose'], { db: { type: 'string' }, verbose: { type: 'boolean' } });
+const db = typeof values['db'] === 'string' ? values['db'] : undefined;
+const launch: Partial<LocalServiceOptions> = serviceOptionsFromText({ db, port: '0' });
+const problem: string | null = wasmDatabaseProblem(launch.db);
+const key: string = checkStoreKey('0123456789abcdef0123456789abcdef', 'LQ_STORE_KEY');
+const usage: 2 = EXIT.USAGE;
+if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, { showUsage: false });
+console.log(problem, key, usage);
