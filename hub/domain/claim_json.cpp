@@ -1,6 +1,6 @@
 #include "hub/domain/claim_json.hpp"
 
-#include "domain/service_clock.hpp"
+#include "front/service_clock.hpp"
 #include "lq/json_writer.hpp"
 
 namespace lq::hub {

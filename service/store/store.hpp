@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "store/sqlite.hpp"
+#include "front/store/sqlite.hpp"
 
 namespace lq::service {
 

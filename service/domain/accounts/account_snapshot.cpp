@@ -6,7 +6,7 @@
 #include <set>
 
 #include "domain/json_document.hpp"
-#include "domain/service_clock.hpp"
+#include "front/service_clock.hpp"
 #include "lq/reason.hpp"
 #include "lq/tzif.hpp"
 

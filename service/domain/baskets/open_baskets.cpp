@@ -1,6 +1,6 @@
 #include "domain/baskets/open_baskets.hpp"
 
-#include "domain/service_clock.hpp"
+#include "front/service_clock.hpp"
 
 namespace lq::service {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "domain/purchases/campaigns.hpp"
-#include "domain/service_clock.hpp"
+#include "front/service_clock.hpp"
 
 namespace lq::service {
 

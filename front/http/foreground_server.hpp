@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "http/guarded_server.hpp"
+#include "front/http/guarded_server.hpp"
 
 namespace lq::service {
 

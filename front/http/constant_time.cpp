@@ -1,4 +1,4 @@
-#include "http/constant_time.hpp"
+#include "front/http/constant_time.hpp"
 
 #include <cstddef>
 

@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "store/sqlite.hpp"
+#include "front/store/sqlite.hpp"
 
 namespace lq::service {
 

@@ -10,9 +10,9 @@
 
 #include <httplib.h>
 
-#include "http/cors_policy.hpp"
+#include "front/http/cors_policy.hpp"
+#include "front/store/sqlite.hpp"
 #include "lq/qualifier.hpp"
-#include "store/sqlite.hpp"
 
 namespace lq::service {
 

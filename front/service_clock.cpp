@@ -1,4 +1,4 @@
-#include "domain/service_clock.hpp"
+#include "front/service_clock.hpp"
 
 #include <chrono>
 #include <cstdio>

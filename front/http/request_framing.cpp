@@ -1,4 +1,4 @@
-#include "http/request_framing.hpp"
+#include "front/http/request_framing.hpp"
 
 #include <vector>
 

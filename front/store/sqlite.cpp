@@ -1,4 +1,4 @@
-#include "store/sqlite.hpp"
+#include "front/store/sqlite.hpp"
 
 #include <fcntl.h>
 #include <sqlite3.h>

@@ -1,4 +1,4 @@
-#include "http/peer_address.hpp"
+#include "front/http/peer_address.hpp"
 
 namespace lq::service {
 

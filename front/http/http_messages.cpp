@@ -1,4 +1,4 @@
-#include "http/http_messages.hpp"
+#include "front/http/http_messages.hpp"
 
 #include "lq/qualifier.hpp"
 #include "lq/render.hpp"

@@ -1,4 +1,4 @@
-#include "http/front_handlers.hpp"
+#include "front/http/front_handlers.hpp"
 
 #include <sys/socket.h>
 
@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
-#include "http/access_log.hpp"
-#include "http/http_messages.hpp"
+#include "front/http/access_log.hpp"
+#include "front/http/http_messages.hpp"
 
 namespace lq::service {
 

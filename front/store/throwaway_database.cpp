@@ -1,4 +1,4 @@
-#include "store/throwaway_database.hpp"
+#include "front/store/throwaway_database.hpp"
 
 #include <stdlib.h>
 #include <unistd.h>

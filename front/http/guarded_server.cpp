@@ -1,4 +1,4 @@
-#include "http/guarded_server.hpp"
+#include "front/http/guarded_server.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -18,8 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "http/access_log.hpp"
-#include "http/peer_address.hpp"
+#include "front/http/access_log.hpp"
+#include "front/http/peer_address.hpp"
 #include "lq/qualifier.hpp"
 #include "lq/render.hpp"
 

@@ -1,4 +1,4 @@
-#include "http/failure_brake.hpp"
+#include "front/http/failure_brake.hpp"
 
 #include <iterator>
 

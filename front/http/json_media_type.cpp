@@ -1,4 +1,4 @@
-#include "http/json_media_type.hpp"
+#include "front/http/json_media_type.hpp"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "http/foreground_server.hpp"
+#include "front/http/foreground_server.hpp"
 
 #include <pthread.h>
 #include <signal.h>

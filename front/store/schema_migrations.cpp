@@ -1,4 +1,4 @@
-#include "store/schema_migrations.hpp"
+#include "front/store/schema_migrations.hpp"
 
 #include <string>
 

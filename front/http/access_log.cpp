@@ -1,4 +1,4 @@
-#include "http/access_log.hpp"
+#include "front/http/access_log.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "domain/service_clock.hpp"
+#include "front/service_clock.hpp"
 
 namespace lq::service {
 

@@ -1,4 +1,4 @@
-#include "http/cors_policy.hpp"
+#include "front/http/cors_policy.hpp"
 
 #include <algorithm>
 #include <cctype>
