@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "lq/civil_time.hpp"
+#include "lq/time/civil_time.hpp"
 
 namespace lq::service {
 

@@ -1,7 +1,7 @@
 #include "hub/domain/claim_json.hpp"
 
 #include "front/service_clock.hpp"
-#include "lq/json_writer.hpp"
+#include "lq/json/json_writer.hpp"
 
 namespace lq::hub {
 

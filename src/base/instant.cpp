@@ -1,8 +1,8 @@
-#include "lq/instant.hpp"
+#include "lq/time/instant.hpp"
 
 #include <cmath>
 
-#include "lq/civil_time.hpp"
+#include "lq/time/civil_time.hpp"
 
 namespace lq {
 

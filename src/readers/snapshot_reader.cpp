@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <deque>
 
-#include "lq/json_fields.hpp"
-#include "lq/json_reader.hpp"
+#include "lq/json/json_fields.hpp"
+#include "lq/json/json_reader.hpp"
 #include "model/offer.hpp"
 #include "model/offer_entity.hpp"
 #include "model/offer_order.hpp"

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <string>
 
-#include "lq/civil_time.hpp"
-#include "lq/json_writer.hpp"
+#include "lq/json/json_writer.hpp"
+#include "lq/time/civil_time.hpp"
 
 namespace lq {
 

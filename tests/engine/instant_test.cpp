@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "lq/instant.hpp"
+#include "lq/time/instant.hpp"
 
 namespace {
 

@@ -7,8 +7,8 @@
 
 #include "domain/json_document.hpp"
 #include "front/service_clock.hpp"
-#include "lq/reason.hpp"
-#include "lq/tzif.hpp"
+#include "lq/answers/reason.hpp"
+#include "lq/time/tzif.hpp"
 
 namespace lq::service {
 

@@ -5,7 +5,7 @@
 
 #include "domain/baskets/basket_check.hpp"
 #include "domain/purchases/purchase_ledger.hpp"
-#include "lq/json_writer.hpp"
+#include "lq/json/json_writer.hpp"
 #include "lq/qualifier.hpp"
 #include "lq/render.hpp"
 #include "lq/request_reader.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lq/decimal.hpp"
-#include "lq/json_reader.hpp"
+#include "lq/json/json_reader.hpp"
 #include "lq/result.hpp"
 
 namespace lq {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "lq/decimal.hpp"
-#include "lq/instant.hpp"
+#include "lq/time/instant.hpp"
 
 namespace lq {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "lq/offer_ref.hpp"
+#include "lq/answers/offer_ref.hpp"
 
 namespace lq {
 

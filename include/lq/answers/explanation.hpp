@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "lq/offer_ref.hpp"
-#include "lq/reason.hpp"
+#include "lq/answers/offer_ref.hpp"
+#include "lq/answers/reason.hpp"
 
 namespace lq {
 
