@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "lq/qualifier.hpp"
+#include "lq/time/instant.hpp"
 
 namespace lq::service {
 
@@ -21,11 +21,5 @@ class service_clock {
  private:
   std::optional<instant> fixed_;
 };
-
-/// `2026-11-24T13:15:00Z`, with `.mmm` when the instant has a sub-second part.
-std::string format_rfc3339(instant t);
-
-/// The instant `ms` milliseconds after the epoch.
-instant instant_from_ms(int64_t ms);
 
 }  // namespace lq::service

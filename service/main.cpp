@@ -94,7 +94,7 @@ int serve(const options& opts) {
     auto lock = db.lock();
     seeding = opts.fixture_path && db.users().empty() && db.merchants().empty();
     if (seeding) {
-      auto seeded = seed_from_fixture(db, *opts.fixture_path, format_rfc3339(clock.now()));
+      auto seeded = seed_from_fixture(db, *opts.fixture_path, format_rfc3339_ms(clock.now()));
       if (!seeded) {
         std::fprintf(stderr, "loyalty_service: %s\n", seeded.err().message.c_str());
         return 1;

@@ -85,7 +85,7 @@ void log_request(const httplib::Request& req, const httplib::Response& res) {
     duration = text;
     request_start.reset();
   }
-  const std::string line = format_rfc3339(instant_from_ms(service_clock::wall_ms())) + " " +
+  const std::string line = format_rfc3339_ms(instant_from_unix_ms(service_clock::wall_ms())) + " " +
                            printable(req.remote_addr) + " \"" + printable(req.method) + " " +
                            printable(req.path) + "\" " + std::to_string(res.status) + " " +
                            std::to_string(res.body.size()) + " " + duration + "\n";

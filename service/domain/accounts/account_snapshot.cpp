@@ -40,7 +40,7 @@ std::optional<std::string> build_account_snapshot(store& db, const std::string& 
 
   json snapshot = json::object();
   snapshot["schema_version"] = 1;
-  snapshot["generated_at"] = format_rfc3339(generated_at);
+  snapshot["generated_at"] = format_rfc3339_ms(generated_at);
   snapshot["merchant"] = zone_fields(json{{"id", merchant->id}}, merchant->time_zone);
 
   // Only this merchant's locations: another merchant's location_uid is then unknown, which the

@@ -1,7 +1,7 @@
 #include "domain/baskets/order_window.hpp"
 
 #include "front/command_line_numbers.hpp"
-#include "front/service_clock.hpp"
+#include "lq/time/instant.hpp"
 
 namespace lq::service {
 
@@ -17,8 +17,8 @@ std::optional<error> check_order_time(const order_window& window, instant order_
   // Instants the engine reads lie within years 0000-9999, so milliseconds fit in int64.
   const int64_t order_ms = to_ms(order_time);
   const int64_t now_ms = to_ms(now);
-  const std::string shown = format_rfc3339(order_time);
-  const std::string clock = format_rfc3339(now);
+  const std::string shown = format_rfc3339_ms(order_time);
+  const std::string clock = format_rfc3339_ms(now);
   if (order_ms < now_ms - window.max_age_ms) {
     return error{400, "order_timestamp " + shown + " is more than " +
                           describe_duration(window.max_age_ms) + " before the service's clock (" +
