@@ -73,11 +73,16 @@ export function fnv1a(hash, text) {
   return hash >>> 0;
 }
 
-/** The wasm module as web/dist holds it, instantiated from bytes (Node). */
+/**
+ * The bench build of the wasm module (build/wasm/loyalty_qualifier_bench.*, built by
+ * scripts/build.mjs beside the shipped one): the same engine and flags, with the entry points
+ * that render answers as JSON text (qualify_json, explain_json, text) that the shipped module
+ * leaves out. Instantiated from bytes (Node).
+ */
 export async function rawModule() {
-  const dist = path.join(root, 'web/dist');
-  const { default: createModule } = await import(pathToFileURL(path.join(dist, 'loyalty_qualifier.mjs')).href);
-  return createModule({ wasmBinary: readFileSync(path.join(dist, 'loyalty_qualifier.wasm')) });
+  const dir = path.join(root, 'build/wasm');
+  const { default: createModule } = await import(pathToFileURL(path.join(dir, 'loyalty_qualifier_bench.mjs')).href);
+  return createModule({ wasmBinary: readFileSync(path.join(dir, 'loyalty_qualifier_bench.wasm')) });
 }
 
 /**

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "emulator_clock.hpp"
-#include "http/access_log.hpp"
+#include "front/http/access_log.hpp"
 #include "hub_emulator.hpp"
 #include "service_emulator.hpp"
 

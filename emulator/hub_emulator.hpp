@@ -7,11 +7,11 @@
 #include <string>
 #include <string_view>
 
+#include "front/store/sqlite.hpp"
 #include "hub/domain/claim_service.hpp"
 #include "hub/http/hub_routes.hpp"
 #include "hub/hub_options.hpp"
 #include "memory_server.hpp"
-#include "store/sqlite.hpp"
 
 namespace lq::emulator {
 

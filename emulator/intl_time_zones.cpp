@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "lq/tzif.hpp"
+#include "lq/time/tzif.hpp"
 
 // The rule's length, written into `out` when it fits `capacity`; -1 for a zone Intl does not know.
 EM_JS(int, lq_intl_tz_rule, (const char* zone, char* out, int capacity),

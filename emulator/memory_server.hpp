@@ -9,7 +9,7 @@
 
 #include <httplib.h>
 
-#include "http/request_framing.hpp"
+#include "front/http/request_framing.hpp"
 
 namespace lq::emulator {
 

@@ -35,8 +35,8 @@ service_emulator::service_emulator(const service::options& opts)
   {
     auto lock = db_.lock();
     if (opts.fixture_path) {
-      auto seeded = service::seed_from_fixture(db_, *opts.fixture_path,
-                                               service::format_rfc3339(clock_.now()));
+      auto seeded =
+          service::seed_from_fixture(db_, *opts.fixture_path, format_rfc3339_ms(clock_.now()));
       if (!seeded) throw std::runtime_error(seeded.err().message);
     }
     auth_.load(db_);
@@ -56,9 +56,8 @@ service_emulator::service_emulator(const service::options& opts)
     sandbox_.emplace(db_, accounts_, clock_, opts.effective_processing_delay_ms(),
                      [this] { purchase_queued_ = true; });
   }
-  context_.emplace(
-      service::route_context{auth_, accounts_, baskets_, clock_, sandbox_ ? &*sandbox_ : nullptr,
-                             opts_.cors});
+  context_.emplace(service::route_context{auth_, accounts_, baskets_, clock_,
+                                          sandbox_ ? &*sandbox_ : nullptr, opts_.cors});
   service::install_routes(server_, *context_);
 }
 

@@ -12,7 +12,7 @@
 #include "domain/baskets/baskets.hpp"
 #include "domain/purchases/accrual.hpp"
 #include "domain/sandbox/sandbox.hpp"
-#include "domain/service_clock.hpp"
+#include "front/service_clock.hpp"
 #include "http/auth.hpp"
 #include "http/http_routes.hpp"
 #include "memory_server.hpp"

@@ -4,8 +4,7 @@
 
 #include <optional>
 
-#include "command_line_numbers.hpp"
-#include "domain/baskets/order_window.hpp"
+#include "front/command_line_numbers.hpp"
 #include "hub/store_key.hpp"
 
 namespace lq::hub {

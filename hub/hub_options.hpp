@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "http/front_options.hpp"
+#include "front/http/front_options.hpp"
 #include "hub/domain/claim_rules.hpp"
 #include "lq/result.hpp"
 

@@ -7,15 +7,15 @@
 #include <string>
 #include <vector>
 
-#include "http/access_log.hpp"
-#include "http/foreground_server.hpp"
-#include "http/guarded_server.hpp"
+#include "front/http/access_log.hpp"
+#include "front/http/foreground_server.hpp"
+#include "front/http/guarded_server.hpp"
+#include "front/store/sqlite.hpp"
+#include "front/store/throwaway_database.hpp"
 #include "hub/domain/claim_service.hpp"
 #include "hub/http/hub_routes.hpp"
 #include "hub/hub_options.hpp"
 #include "hub/store/hub_schema.hpp"
-#include "store/sqlite.hpp"
-#include "store/throwaway_database.hpp"
 
 namespace {
 

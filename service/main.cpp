@@ -15,16 +15,16 @@
 #include "domain/purchases/accrual.hpp"
 #include "domain/sandbox/fixture.hpp"
 #include "domain/sandbox/sandbox.hpp"
-#include "domain/service_clock.hpp"
-#include "http/access_log.hpp"
+#include "front/http/access_log.hpp"
+#include "front/http/foreground_server.hpp"
+#include "front/http/guarded_server.hpp"
+#include "front/service_clock.hpp"
+#include "front/store/throwaway_database.hpp"
 #include "http/auth.hpp"
-#include "http/foreground_server.hpp"
-#include "http/guarded_server.hpp"
 #include "http/http_routes.hpp"
 #include "options.hpp"
 #include "store/migrations.hpp"
 #include "store/store.hpp"
-#include "store/throwaway_database.hpp"
 
 namespace {
 
@@ -94,7 +94,7 @@ int serve(const options& opts) {
     auto lock = db.lock();
     seeding = opts.fixture_path && db.users().empty() && db.merchants().empty();
     if (seeding) {
-      auto seeded = seed_from_fixture(db, *opts.fixture_path, format_rfc3339(clock.now()));
+      auto seeded = seed_from_fixture(db, *opts.fixture_path, format_rfc3339_ms(clock.now()));
       if (!seeded) {
         std::fprintf(stderr, "loyalty_service: %s\n", seeded.err().message.c_str());
         return 1;

@@ -1,6 +1,6 @@
 #include "options.hpp"
 
-#include "command_line_numbers.hpp"
+#include "front/command_line_numbers.hpp"
 
 namespace lq::service {
 

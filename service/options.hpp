@@ -13,7 +13,7 @@
 
 #include "domain/baskets/open_baskets.hpp"
 #include "domain/baskets/order_window.hpp"
-#include "http/front_options.hpp"
+#include "front/http/front_options.hpp"
 #include "lq/qualifier.hpp"
 
 namespace lq::service {

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "lq/json_writer.hpp"
+#include "lq/json/json_writer.hpp"
 #include "lq/request_reader.hpp"
 #include "model/basket_context.hpp"
 #include "model/snapshot.hpp"

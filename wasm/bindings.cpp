@@ -66,15 +66,8 @@ class snapshot_handle {
   }
   uintptr_t indices_address() const { return reinterpret_cast<uintptr_t>(indices_.data()); }
 
-  /// The response body as JSON text, read with text(); kept to measure the boundary (bench/).
-  int qualify_json(size_t request_size, double now_ms) {
-    if (!qualifier_.has_snapshot()) return no_snapshot();
-    return keep_text(
-        qualifier_.qualify_json(input(request_size), lq::instant_from_unix_ms(now_ms)));
-  }
-
   /// The explanation (contract section 4) of the request in input_buffer(); on 0 it is at
-  /// explanation_address() (wire::encode_explanation). explain_json() renders the same as JSON.
+  /// explanation_address() (wire::encode_explanation).
   int explain(size_t request_size, double now_ms) {
     if (!qualifier_.has_snapshot()) return no_snapshot();
     auto answer = qualifier_.explain(input(request_size), lq::instant_from_unix_ms(now_ms));
@@ -100,31 +93,47 @@ class snapshot_handle {
   }
   uintptr_t explanation_address() const { return reinterpret_cast<uintptr_t>(words_.data()); }
 
-  /// The explanation rendered by the engine as JSON text, read with text(): the reference the
-  /// typed explain() is tested against (tests/js/explain_typed.test.js) and benchmarked with.
+#ifdef LQ_WASM_BENCH_ENTRY_POINTS
+  // The bench build's alone (loyalty_qualifier_bench, bench/README.md): the answers as the
+  // engine's JSON text, read with text(), to measure the boundary against; and the reference the
+  // typed explain() is tested against (tests/js/explain_typed.test.js).
+  int qualify_json(size_t request_size, double now_ms) {
+    if (!qualifier_.has_snapshot()) return no_snapshot();
+    return keep_text(
+        qualifier_.qualify_json(input(request_size), lq::instant_from_unix_ms(now_ms)));
+  }
   int explain_json(size_t request_size, double now_ms) {
     if (!qualifier_.has_snapshot()) return no_snapshot();
     return keep_text(
         qualifier_.explain_json(input(request_size), lq::instant_from_unix_ms(now_ms)));
   }
+  const std::string& text() const {
+    return text_;
+  }
+#endif
 
-  const std::string& text() const { return text_; }
-  const std::string& error_message() const { return error_message_; }
+  const std::string& error_message() const {
+    return error_message_;
+  }
 
  private:
   std::string_view input(size_t size) const {
     return std::string_view(input_.get(), size < input_capacity_ ? size : input_capacity_);
   }
+#ifdef LQ_WASM_BENCH_ENTRY_POINTS
   int keep_text(lq::result<std::string> answer) {
     if (!answer) return fail(answer.err());
     text_ = std::move(*answer);
     return 0;
   }
+#endif
   int fail(const lq::error& e) {
     error_message_ = e.message;
     return e.code;
   }
-  int no_snapshot() { return fail(lq::error{422, "no snapshot is loaded"}); }
+  int no_snapshot() {
+    return fail(lq::error{422, "no snapshot is loaded"});
+  }
   lq::qualifier qualifier_;
   std::unique_ptr<char[]> input_;
   size_t input_capacity_ = 0;
@@ -132,7 +141,9 @@ class snapshot_handle {
   std::vector<int32_t> words_;
   std::vector<uint32_t> offers_;
   std::string money_text_;  // the explanation's decimal figures
+#ifdef LQ_WASM_BENCH_ENTRY_POINTS
   std::string text_;
+#endif
   std::string error_message_;
 };
 
@@ -152,13 +163,16 @@ EMSCRIPTEN_BINDINGS(loyalty_qualifier) {
       .function("offer_table_address", &snapshot_handle::offer_table_address)
       .function("reward_count", &snapshot_handle::reward_count)
       .function("points_product_count", &snapshot_handle::points_product_count)
-      .function("qualify_json", &snapshot_handle::qualify_json)
       .function("explain", &snapshot_handle::explain)
       .function("explanation_address", &snapshot_handle::explanation_address)
       .function("offer_outcome", &snapshot_handle::offer_outcome)
+      .function("error_message", &snapshot_handle::error_message)
+#ifdef LQ_WASM_BENCH_ENTRY_POINTS
+      .function("qualify_json", &snapshot_handle::qualify_json)
       .function("explain_json", &snapshot_handle::explain_json)
       .function("text", &snapshot_handle::text)
-      .function("error_message", &snapshot_handle::error_message);
+#endif
+      ;
   emscripten::function("live_handle_count", &live_handle_count);
   emscripten::function("wire_layout", &wire::wire_layout);
 }

@@ -2,9 +2,9 @@
 
 #include <utility>
 
+#include "lq/answers/reason.hpp"
 #include "lq/decimal.hpp"
-#include "lq/json_writer.hpp"
-#include "lq/reason.hpp"
+#include "lq/json/json_writer.hpp"
 
 namespace lq::wire {
 

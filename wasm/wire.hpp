@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "lq/explanation.hpp"
+#include "lq/answers/explanation.hpp"
+#include "lq/answers/qualify_result.hpp"
 #include "lq/qualifier.hpp"
-#include "lq/qualify_result.hpp"
 
 namespace lq::wire {
 

@@ -3,9 +3,9 @@
 #include <map>
 
 #include "hub/domain/claim_rules.hpp"
-#include "lq/instant.hpp"
-#include "lq/json_fields.hpp"
-#include "lq/json_reader.hpp"
+#include "lq/json/json_fields.hpp"
+#include "lq/json/json_reader.hpp"
+#include "lq/time/instant.hpp"
 
 namespace lq::hub {
 

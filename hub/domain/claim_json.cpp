@@ -1,7 +1,7 @@
 #include "hub/domain/claim_json.hpp"
 
-#include "domain/service_clock.hpp"
-#include "lq/json_writer.hpp"
+#include "lq/json/json_writer.hpp"
+#include "lq/time/instant.hpp"
 
 namespace lq::hub {
 
@@ -82,7 +82,7 @@ std::string offer_name(const claimed_offer& offer) {
 }  // namespace
 
 std::string rfc3339_of_ms(int64_t ms) {
-  return service::format_rfc3339(service::instant_from_ms(ms));
+  return format_rfc3339_ms(instant_from_unix_ms(ms));
 }
 
 std::string render_claim_answer(const claim& c, const std::optional<points_position>& points,

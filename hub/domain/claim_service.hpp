@@ -11,10 +11,10 @@
 #include <optional>
 #include <vector>
 
+#include "front/store/sqlite.hpp"
 #include "hub/domain/claim_rules.hpp"
 #include "hub/store/claim_store.hpp"
 #include "hub/store/group_commit.hpp"
-#include "store/sqlite.hpp"
 
 namespace lq::hub {
 

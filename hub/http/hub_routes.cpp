@@ -9,12 +9,12 @@
 #include <utility>
 #include <vector>
 
-#include "http/constant_time.hpp"
-#include "http/failure_brake.hpp"
-#include "http/front_handlers.hpp"
-#include "http/http_messages.hpp"
-#include "http/json_media_type.hpp"
-#include "http/peer_address.hpp"
+#include "front/http/constant_time.hpp"
+#include "front/http/failure_brake.hpp"
+#include "front/http/front_handlers.hpp"
+#include "front/http/http_messages.hpp"
+#include "front/http/json_media_type.hpp"
+#include "front/http/peer_address.hpp"
 #include "hub/domain/claim_body.hpp"
 #include "hub/domain/claim_json.hpp"
 #include "lq/render.hpp"

@@ -13,7 +13,7 @@
 
 #include <httplib.h>
 
-#include "http/cors_policy.hpp"
+#include "front/http/cors_policy.hpp"
 #include "hub/domain/claim_service.hpp"
 
 namespace lq::hub {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "hub/domain/claim.hpp"
-#include "store/sqlite.hpp"
+#include "front/store/sqlite.hpp"
 
 namespace lq::hub {
 

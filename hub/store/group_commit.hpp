@@ -15,7 +15,7 @@
 #include <mutex>
 #include <thread>
 
-#include "store/sqlite.hpp"
+#include "front/store/sqlite.hpp"
 
 namespace lq::hub {
 

@@ -1,6 +1,6 @@
 #include "hub/store/hub_schema.hpp"
 
-#include "store/schema_migrations.hpp"
+#include "front/store/schema_migrations.hpp"
 
 namespace lq::hub {
 

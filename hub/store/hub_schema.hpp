@@ -2,7 +2,7 @@
 // pattern of the loyalty service's, store/schema_migrations.hpp, in a version table of its own).
 #pragma once
 
-#include "store/sqlite.hpp"
+#include "front/store/sqlite.hpp"
 
 namespace lq::hub {
 

@@ -8,14 +8,14 @@
 #include <string>
 #include <string_view>
 
-#include "lq/basket_summary.hpp"
-#include "lq/explanation.hpp"
-#include "lq/instant.hpp"
-#include "lq/offer_ref.hpp"
-#include "lq/offer_view.hpp"
-#include "lq/qualify_result.hpp"
+#include "lq/answers/basket_summary.hpp"
+#include "lq/answers/explanation.hpp"
+#include "lq/answers/offer_ref.hpp"
+#include "lq/answers/offer_view.hpp"
+#include "lq/answers/qualify_result.hpp"
 #include "lq/request.hpp"
 #include "lq/result.hpp"
+#include "lq/time/instant.hpp"
 
 namespace lq {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "lq/decimal.hpp"
-#include "lq/instant.hpp"
+#include "lq/time/instant.hpp"
 #include "lq/venue.hpp"
 
 namespace lq {

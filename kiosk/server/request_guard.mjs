@@ -9,7 +9,7 @@
 //   origin (`same-origin`) or on the user's own (`none`); else 403. A client that is not a browser
 //   sends neither header and is forwarded, as before (it holds no one's cookies or keys but its own);
 // - its body, if any, is declared `application/json` (once; a charset, if named, UTF-8), the store
-//   hub's own rule (service/http/json_media_type.hpp); else 415.
+//   hub's own rule (front/http/json_media_type.hpp); else 415.
 // Reads (GET, HEAD, OPTIONS) are forwarded as they come: another site cannot read their answers.
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "lq/json_reader.hpp"
+#include "lq/json/json_reader.hpp"
 
 namespace lq::service {
 

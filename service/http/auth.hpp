@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "domain/caller.hpp"
-#include "http/constant_time.hpp"
+#include "front/http/constant_time.hpp"
 #include "lq/qualifier.hpp"
 #include "store/store.hpp"
 

@@ -6,10 +6,10 @@
 
 #include "domain/accounts/account_snapshot.hpp"
 #include "domain/json_document.hpp"
-#include "domain/service_clock.hpp"
+#include "front/http/front_handlers.hpp"
+#include "front/http/http_messages.hpp"
+#include "front/service_clock.hpp"
 #include "http/conditional_get.hpp"
-#include "http/front_handlers.hpp"
-#include "http/http_messages.hpp"
 #include "http/query_filters.hpp"
 #include "http/sandbox_routes.hpp"
 #include "lq/qualifier.hpp"

@@ -7,9 +7,9 @@
 #include "domain/accounts/account_cache.hpp"
 #include "domain/baskets/baskets.hpp"
 #include "domain/sandbox/sandbox.hpp"
-#include "domain/service_clock.hpp"
+#include "front/http/cors_policy.hpp"
+#include "front/service_clock.hpp"
 #include "http/auth.hpp"
-#include "http/cors_policy.hpp"
 
 namespace lq::service {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "http/http_messages.hpp"
+#include "front/http/http_messages.hpp"
 #include "http/query_filters.hpp"
 
 namespace lq::service {

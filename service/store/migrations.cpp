@@ -1,6 +1,6 @@
 #include "store/migrations.hpp"
 
-#include "store/schema_migrations.hpp"
+#include "front/store/schema_migrations.hpp"
 
 namespace lq::service {
 

@@ -1,7 +1,7 @@
 // The database schema, created on first start and migrated forward by version.
 #pragma once
 
-#include "store/sqlite.hpp"
+#include "front/store/sqlite.hpp"
 
 namespace lq::service {
 

@@ -1,4 +1,4 @@
-#include "lq/civil_time.hpp"
+#include "lq/time/civil_time.hpp"
 
 namespace lq {
 

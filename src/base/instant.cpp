@@ -1,8 +1,9 @@
-#include "lq/instant.hpp"
+#include "lq/time/instant.hpp"
 
 #include <cmath>
+#include <cstdio>
 
-#include "lq/civil_time.hpp"
+#include "lq/time/civil_time.hpp"
 
 namespace lq {
 
@@ -20,7 +21,44 @@ bool read_digits(std::string_view s, size_t pos, size_t width, int& out) {
   return true;
 }
 
+// `YYYY-MM-DDTHH:MM:SS`, then `fraction` (`.` and digits, or empty), then `Z`.
+std::string rfc3339_text(int64_t seconds, const char* fraction) {
+  const civil_time c = civil_from_seconds(seconds);
+  char text[48];
+  std::snprintf(text, sizeof text, "%04lld-%02d-%02dT%02d:%02d:%02d%sZ",
+                static_cast<long long>(c.year), c.month, c.day, c.hour, c.minute, c.second,
+                fraction);
+  return text;
+}
+
 }  // namespace
+
+std::string format_rfc3339(instant t) {
+  char fraction[16] = "";
+  if (t.nanos != 0) {
+    std::snprintf(fraction, sizeof fraction, ".%09d", static_cast<int>(t.nanos));
+    for (char* end = fraction + 9; *end == '0'; --end) *end = '\0';
+  }
+  return rfc3339_text(t.seconds, fraction);
+}
+
+std::string format_rfc3339_ms(instant t) {
+  char fraction[16] = "";
+  const int millis = t.nanos / 1'000'000;
+  if (millis != 0) std::snprintf(fraction, sizeof fraction, ".%03d", millis);
+  return rfc3339_text(t.seconds, fraction);
+}
+
+std::string format_http_date(instant t) {
+  static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  const civil_time c = civil_from_seconds(t.seconds);
+  char text[40];
+  std::snprintf(text, sizeof text, "%s, %02d %s %04lld %02d:%02d:%02d GMT", kDays[c.weekday], c.day,
+                kMonths[c.month - 1], static_cast<long long>(c.year), c.hour, c.minute, c.second);
+  return text;
+}
 
 std::optional<instant> parse_rfc3339(std::string_view s) {
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;

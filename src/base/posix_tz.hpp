@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "lq/civil_time.hpp"
+#include "lq/time/civil_time.hpp"
 
 namespace lq {
 

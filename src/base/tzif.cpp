@@ -1,5 +1,5 @@
 // TZif reading (RFC 8536). Native only: this is the one engine-side file that does file IO.
-#include "lq/tzif.hpp"
+#include "lq/time/tzif.hpp"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,6 +1,6 @@
-#include "lq/json_fields.hpp"
+#include "lq/json/json_fields.hpp"
 
-#include "lq/json_writer.hpp"
+#include "lq/json/json_writer.hpp"
 
 namespace lq {
 

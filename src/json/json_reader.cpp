@@ -1,4 +1,4 @@
-#include "lq/json_reader.hpp"
+#include "lq/json/json_reader.hpp"
 
 namespace lq {
 

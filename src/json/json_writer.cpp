@@ -1,4 +1,4 @@
-#include "lq/json_writer.hpp"
+#include "lq/json/json_writer.hpp"
 
 namespace lq {
 

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "lq/civil_time.hpp"
 #include "lq/decimal.hpp"
-#include "lq/instant.hpp"
 #include "lq/request.hpp"
+#include "lq/time/civil_time.hpp"
+#include "lq/time/instant.hpp"
 #include "model/snapshot.hpp"
 
 namespace lq {

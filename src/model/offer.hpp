@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "lq/answers/offer_ref.hpp"
 #include "lq/decimal.hpp"
-#include "lq/instant.hpp"
-#include "lq/offer_ref.hpp"
+#include "lq/time/instant.hpp"
 #include "lq/venue.hpp"
 
 namespace lq {

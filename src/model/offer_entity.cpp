@@ -1,6 +1,6 @@
 #include "model/offer_entity.hpp"
 
-#include "lq/json_writer.hpp"
+#include "lq/json/json_writer.hpp"
 
 namespace lq {
 

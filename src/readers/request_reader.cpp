@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "lq/json_fields.hpp"
-#include "lq/json_reader.hpp"
+#include "lq/json/json_fields.hpp"
+#include "lq/json/json_reader.hpp"
 
 namespace lq {
 

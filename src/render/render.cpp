@@ -4,8 +4,8 @@
 #include <cstring>
 #include <string>
 
-#include "lq/civil_time.hpp"
-#include "lq/json_writer.hpp"
+#include "lq/json/json_writer.hpp"
+#include "lq/time/civil_time.hpp"
 
 namespace lq {
 
@@ -132,22 +132,6 @@ void append_optional_decimal(std::string& out, const std::optional<decimal>& val
   }
 }
 
-// RFC 3339 in UTC, the fraction exact to the nanosecond (trailing zeros dropped).
-void append_timestamp(std::string& out, instant t) {
-  const civil_time c = civil_from_seconds(t.seconds);
-  char text[48];
-  std::snprintf(text, sizeof text, "\"%04lld-%02d-%02dT%02d:%02d:%02d",
-                static_cast<long long>(c.year), c.month, c.day, c.hour, c.minute, c.second);
-  out += text;
-  if (t.nanos != 0) {
-    std::snprintf(text, sizeof text, ".%09d", static_cast<int>(t.nanos));
-    std::string fraction(text);
-    while (fraction.back() == '0') fraction.pop_back();
-    out += fraction;
-  }
-  out += "Z\"";
-}
-
 void append_entities(std::string& out, const std::vector<offer>& offers,
                      const std::vector<uint32_t>* indices) {
   out += '[';
@@ -226,7 +210,9 @@ std::string render_request(const basket_request& request) {
   out += request.redemption_venue == venue::instore ? "\"instore\"" : "\"online\"";
   out += ",\"order_timestamp\":";
   if (request.order_timestamp) {
-    append_timestamp(out, *request.order_timestamp);
+    out += '"';
+    out += format_rfc3339(*request.order_timestamp);
+    out += '"';
   } else {
     out += "null";
   }

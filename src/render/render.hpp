@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "lq/explanation.hpp"
-#include "lq/qualify_result.hpp"
-#include "lq/reason.hpp"
+#include "lq/answers/explanation.hpp"
+#include "lq/answers/qualify_result.hpp"
+#include "lq/answers/reason.hpp"
 #include "lq/render.hpp"
 #include "model/snapshot.hpp"
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "lq/reason.hpp"
+#include "lq/answers/reason.hpp"
 #include "lq/request.hpp"
 #include "model/basket_context.hpp"
 #include "model/offer.hpp"

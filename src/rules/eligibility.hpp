@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "lq/reason.hpp"
+#include "lq/answers/reason.hpp"
 #include "lq/request.hpp"
 #include "model/basket_context.hpp"
 #include "model/offer.hpp"

@@ -4,9 +4,9 @@
 
 #include <cstdint>
 
-#include "lq/explanation.hpp"
-#include "lq/instant.hpp"
+#include "lq/answers/explanation.hpp"
 #include "lq/request.hpp"
+#include "lq/time/instant.hpp"
 #include "model/snapshot.hpp"
 
 namespace lq {

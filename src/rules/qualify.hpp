@@ -1,9 +1,9 @@
 // The qualifying set (API spec 2.2): the offers that pass every rule and give a discount.
 #pragma once
 
-#include "lq/instant.hpp"
-#include "lq/qualify_result.hpp"
+#include "lq/answers/qualify_result.hpp"
 #include "lq/request.hpp"
+#include "lq/time/instant.hpp"
 #include "model/snapshot.hpp"
 
 namespace lq {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "lq/instant.hpp"
 #include "lq/qualifier.hpp"
+#include "lq/time/instant.hpp"
 #include "readers/snapshot_reader.hpp"
 #include "records.hpp"
 

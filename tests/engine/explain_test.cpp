@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "lq/instant.hpp"
+#include "lq/answers/reason.hpp"
 #include "lq/qualifier.hpp"
-#include "lq/reason.hpp"
 #include "lq/request.hpp"
 #include "lq/request_reader.hpp"
+#include "lq/time/instant.hpp"
 #include "model/snapshot.hpp"
 #include "readers/snapshot_reader.hpp"
 #include "records.hpp"

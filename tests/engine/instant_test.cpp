@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "lq/instant.hpp"
+#include "lq/time/instant.hpp"
 
 namespace {
 
@@ -138,4 +138,24 @@ TEST_CASE("a JS Date's milliseconds convert to an instant") {
   const lq::instant before_epoch = lq::instant_from_unix_ms(-1500.0);
   CHECK(before_epoch.seconds == -2);
   CHECK(before_epoch.nanos == 500000000);
+}
+
+TEST_CASE("an instant is written in RFC 3339, UTC, the fraction exact without trailing zeros") {
+  CHECK(lq::format_rfc3339(lq::instant{kMarch2At9, 0}) == "2026-03-02T09:00:00Z");
+  CHECK(lq::format_rfc3339(lq::instant{kMarch2At9, 500000000}) == "2026-03-02T09:00:00.5Z");
+  CHECK(lq::format_rfc3339(lq::instant{kMarch2At9, 123456789}) == "2026-03-02T09:00:00.123456789Z");
+  CHECK(lq::format_rfc3339(lq::instant{-2, 500000000}) == "1969-12-31T23:59:58.5Z");
+  const auto read = lq::parse_rfc3339("2026-03-02T11:00:00.000120+02:00");
+  REQUIRE(read);
+  CHECK(lq::format_rfc3339(*read) == "2026-03-02T09:00:00.00012Z");
+  CHECK(*lq::parse_rfc3339(lq::format_rfc3339(*read)) == *read);
+}
+
+TEST_CASE("the servers' times are written to the millisecond, .mmm only when there is one") {
+  CHECK(lq::format_rfc3339_ms(lq::instant{kMarch2At9, 0}) == "2026-03-02T09:00:00Z");
+  CHECK(lq::format_rfc3339_ms(lq::instant{kMarch2At9, 500000000}) == "2026-03-02T09:00:00.500Z");
+  CHECK(lq::format_rfc3339_ms(lq::instant{kMarch2At9, 999999}) == "2026-03-02T09:00:00Z");
+  CHECK(lq::format_rfc3339_ms(lq::instant_from_unix_ms(1772442000123.0)) ==
+        "2026-03-02T09:00:00.123Z");
+  CHECK(lq::format_rfc3339_ms(lq::instant_from_unix_ms(-1500.0)) == "1969-12-31T23:59:58.500Z");
 }

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "lq/decimal.hpp"
-#include "lq/json_fields.hpp"
-#include "lq/json_reader.hpp"
+#include "lq/json/json_fields.hpp"
+#include "lq/json/json_reader.hpp"
 
 namespace {
 

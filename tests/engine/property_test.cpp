@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "lq/instant.hpp"
 #include "lq/qualifier.hpp"
+#include "lq/time/instant.hpp"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "lq/instant.hpp"
 #include "lq/qualifier.hpp"
+#include "lq/time/instant.hpp"
 
 namespace {
 

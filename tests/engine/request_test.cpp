@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "lq/decimal.hpp"
-#include "lq/instant.hpp"
 #include "lq/qualifier.hpp"
 #include "lq/request.hpp"
 #include "lq/request_reader.hpp"
+#include "lq/time/instant.hpp"
 #include "render/render.hpp"
 
 namespace {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "lq/decimal.hpp"
-#include "lq/instant.hpp"
 #include "lq/qualifier.hpp"
+#include "lq/time/instant.hpp"
 #include "model/snapshot.hpp"
 #include "readers/snapshot_reader.hpp"
 #include "records.hpp"

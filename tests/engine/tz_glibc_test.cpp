@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "base/posix_tz.hpp"
-#include "lq/civil_time.hpp"
-#include "lq/tzif.hpp"
+#include "lq/time/civil_time.hpp"
+#include "lq/time/tzif.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "lq/instant.hpp"
+#include "lq/time/instant.hpp"
 
 namespace lq_fuzz {
 

@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "fuzz_check.hpp"
-#include "lq/civil_time.hpp"
-#include "lq/instant.hpp"
+#include "lq/time/civil_time.hpp"
+#include "lq/time/instant.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 
 #include "base/posix_tz.hpp"
 #include "fuzz_check.hpp"
-#include "lq/civil_time.hpp"
+#include "lq/time/civil_time.hpp"
 
 namespace {
 

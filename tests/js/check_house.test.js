@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { crowdedFolders, duplicateDeclarations, hiddenImports, longModules, typesFromIndex } from '../../scripts/check-house.mjs';
+import { crowdedFolders, duplicateDeclarations, hiddenImports, longCppUnits, longModules, longTypeFiles, typesFromIndex } from '../../scripts/check-house.mjs';
 import { entryModules, pageImportsPastEntryPoints, serverImportsPastExports } from '../../scripts/check-imports.mjs';
 import { root } from './support.js';
 
@@ -182,6 +182,38 @@ test('a folder of more than twelve concepts is found; stems, sub-folders and ski
       ...crowdedFolders([path.join(root, 'web')], { skip: generated, below: true }),
       ...crowdedFolders([path.join(root, 'kiosk/server'), path.join(root, 'kiosk/page'), path.join(root, 'scripts')], { skip: generated }),
     ], [], 'the checkout: the checked folders hold at most twelve concepts');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a C++ unit over 400 lines is named: a .cpp with its .hpp, src/ with its include/lq/ header; a .d.ts too', () => {
+  const dir = tree({
+    'service/store/store.cpp': lines(300),
+    'service/store/store.hpp': lines(101),
+    'service/store/small.cpp': lines(300),
+    'service/store/small.hpp': lines(100),
+    'src/json/json_reader.cpp': lines(250),
+    'include/lq/json/json_reader.hpp': lines(160),
+    'include/lq/alone.hpp': lines(401),
+    'tests/engine/long_test.cpp': lines(900),
+    'web/index.d.ts': lines(401),
+    'web/ok.d.ts': lines(400),
+    'web/dist/built.d.ts': lines(900),
+  });
+  try {
+    assert.deepEqual(
+      longCppUnits(dir).map(({ unit, files, lines: n }) => [unit, files, n]),
+      [
+        ['include/lq/alone', ['include/lq/alone.hpp'], 401],
+        ['service/store/store', ['service/store/store.cpp', 'service/store/store.hpp'], 401],
+        ['src/json/json_reader', ['include/lq/json/json_reader.hpp', 'src/json/json_reader.cpp'], 410],
+      ],
+    );
+    assert.deepEqual(
+      longTypeFiles([path.join(dir, 'web')], { skip: [path.join(dir, 'web/dist')] }).map(({ file, lines: n }) => [path.relative(dir, file), n]),
+      [['web/index.d.ts', 401]],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

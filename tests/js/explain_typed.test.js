@@ -2,7 +2,8 @@
 // figures, best) and messages read once from the engine. These tests hold it to the engine's own
 // JSON rendering, byte for byte (JSON.stringify of the answer against the rendered text), over
 // many generated baskets: the native engine (lq_native_bench --print explain) and the JSON render
-// inside the same wasm module.
+// of the same wasm engine (the bench build, build/wasm/loyalty_qualifier_bench.*: the shipped
+// module leaves explain_json out).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -115,9 +116,9 @@ test('explain() equals the native engine\'s JSON explanation, byte for byte', as
 });
 
 test('explain() equals the JSON the wasm engine renders for the same request', async () => {
-  const { default: createModule } = await import('../../web/dist/loyalty_qualifier.mjs');
+  const { default: createModule } = await import('../../build/wasm/loyalty_qualifier_bench.mjs');
   const module = await createModule({
-    wasmBinary: readFileSync(path.join(root, 'web/dist/loyalty_qualifier.wasm')),
+    wasmBinary: readFileSync(path.join(root, 'build/wasm/loyalty_qualifier_bench.wasm')),
   });
   const encoder = new TextEncoder();
   for (const { spec, seed, count } of CASES) {

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <string>
 
-#include "domain/service_clock.hpp"
+#include "front/service_clock.hpp"
 #include "lq/qualifier.hpp"
 #include "store/store.hpp"
 

@@ -6,9 +6,9 @@
 #include <set>
 
 #include "domain/json_document.hpp"
-#include "domain/service_clock.hpp"
-#include "lq/reason.hpp"
-#include "lq/tzif.hpp"
+#include "front/service_clock.hpp"
+#include "lq/answers/reason.hpp"
+#include "lq/time/tzif.hpp"
 
 namespace lq::service {
 
@@ -40,7 +40,7 @@ std::optional<std::string> build_account_snapshot(store& db, const std::string& 
 
   json snapshot = json::object();
   snapshot["schema_version"] = 1;
-  snapshot["generated_at"] = format_rfc3339(generated_at);
+  snapshot["generated_at"] = format_rfc3339_ms(generated_at);
   snapshot["merchant"] = zone_fields(json{{"id", merchant->id}}, merchant->time_zone);
 
   // Only this merchant's locations: another merchant's location_uid is then unknown, which the

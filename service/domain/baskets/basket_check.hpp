@@ -6,12 +6,12 @@
 #include <optional>
 #include <string>
 
+#include "lq/answers/offer_ref.hpp"
 #include "lq/decimal.hpp"
-#include "lq/instant.hpp"
-#include "lq/offer_ref.hpp"
 #include "lq/qualifier.hpp"
 #include "lq/request.hpp"
 #include "lq/result.hpp"
+#include "lq/time/instant.hpp"
 
 namespace lq::service {
 

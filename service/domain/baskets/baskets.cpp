@@ -5,7 +5,7 @@
 
 #include "domain/baskets/basket_check.hpp"
 #include "domain/purchases/purchase_ledger.hpp"
-#include "lq/json_writer.hpp"
+#include "lq/json/json_writer.hpp"
 #include "lq/qualifier.hpp"
 #include "lq/render.hpp"
 #include "lq/request_reader.hpp"
@@ -189,7 +189,7 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
   if (!view) return view.err();
   const qualifier& engine = (**view).engine;
   const instant now = clock_.now();
-  const std::string now_text = format_rfc3339(now);
+  const std::string now_text = format_rfc3339_ms(now);
   const bool selects = fields->state != "voided" && fields->selected;
   result<basket_check> check =
       check_basket(engine, *request, now, selects ? fields->selected : std::nullopt);
@@ -284,7 +284,7 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
       entry.source = "basket";
       entry.user_id = who.user_id;
       entry.amount = amount;
-      entry.purchased_at = format_rfc3339(check->order_time);
+      entry.purchased_at = format_rfc3339_ms(check->order_time);
       entry.location_id = check->location_id;
       entry.basket_id = fields->id;
       entry.amount_field = "subtotal";

@@ -15,7 +15,7 @@
 #include "domain/baskets/open_baskets.hpp"
 #include "domain/baskets/order_window.hpp"
 #include "domain/caller.hpp"
-#include "domain/service_clock.hpp"
+#include "front/service_clock.hpp"
 #include "lq/qualifier.hpp"
 #include "store/store.hpp"
 

@@ -1,6 +1,6 @@
 #include "domain/baskets/open_baskets.hpp"
 
-#include "domain/service_clock.hpp"
+#include "front/service_clock.hpp"
 
 namespace lq::service {
 
@@ -14,7 +14,7 @@ bool is_open_state(const std::string& state) {
 
 void drop_stale_open_baskets(store& db, const std::string& user_id, instant now) {
   const instant cutoff{now.seconds - kOpenBasketLifetimeSeconds, now.nanos};
-  db.delete_open_baskets_before(user_id, format_rfc3339(cutoff));
+  db.delete_open_baskets_before(user_id, format_rfc3339_ms(cutoff));
 }
 
 std::optional<error> check_basket_body_size(std::string_view body) {

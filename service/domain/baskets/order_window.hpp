@@ -23,11 +23,4 @@ struct order_window {
 /// A 400 naming `order_timestamp` when `order_time` lies outside the window around `now`.
 std::optional<error> check_order_time(const order_window& window, instant order_time, instant now);
 
-/// A duration as the command line takes it: whole seconds with an optional unit, `s`, `m`, `h`
-/// or `d` (`604800`, `7d`, `36h`, `90m`), from 1 s to 3650 d; nullopt otherwise.
-std::optional<int64_t> parse_duration_ms(const std::string& text);
-
-/// `7 days`, `36 hours`, `90 minutes`, `45 seconds`: the largest whole unit.
-std::string describe_duration(int64_t ms);
-
 }  // namespace lq::service

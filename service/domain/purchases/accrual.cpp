@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "domain/purchases/campaigns.hpp"
-#include "domain/service_clock.hpp"
+#include "front/service_clock.hpp"
 
 namespace lq::service {
 
@@ -40,7 +40,7 @@ std::optional<int64_t> accrual_worker::land_due() {
   {
     auto lock = db_.lock();
     const int64_t now = service_clock::wall_ms();
-    const std::string at = format_rfc3339(instant_from_ms(now));
+    const std::string at = format_rfc3339_ms(instant_from_unix_ms(now));
     for (const purchase_row& purchase : db_.due_purchases(now)) {
       transaction tx(db_.db());
       triggered_rewards triggered;

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "domain/service_clock.hpp"
+#include "front/service_clock.hpp"
 
 namespace lq::service {
 

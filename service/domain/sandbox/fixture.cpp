@@ -13,7 +13,7 @@
 #include "domain/sandbox/fraud_rule.hpp"
 #include "domain/sandbox/test_cards.hpp"
 #include "lq/qualifier.hpp"
-#include "lq/tzif.hpp"
+#include "lq/time/tzif.hpp"
 
 namespace lq::service {
 

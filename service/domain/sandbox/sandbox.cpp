@@ -67,8 +67,8 @@ json purchase_view(const purchase_row& row, const std::vector<std::string>& trig
   view["points"] = row.points;
   view["points_experience_id"] = row.points_experience_id;
   view["purchased_at"] = row.purchased_at;
-  view["received_at"] = format_rfc3339(instant_from_ms(row.received_at));
-  view["landed_at"] = format_rfc3339(instant_from_ms(row.landed_at.value_or(0)));
+  view["received_at"] = format_rfc3339_ms(instant_from_unix_ms(row.received_at));
+  view["landed_at"] = format_rfc3339_ms(instant_from_unix_ms(row.landed_at.value_or(0)));
   view["triggered_rewards"] = triggered;
   return view;
 }
@@ -140,7 +140,7 @@ result<std::string> sandbox_service::grant(const caller& who, std::string_view b
                             " does not resolve to a campaign of this merchant (expected the "
                             "hashid form of the program's external_uid)"};
     }
-    const std::string now_text = format_rfc3339(clock_.now());
+    const std::string now_text = format_rfc3339_ms(clock_.now());
     withheld = withheld_by_fraud_rule(db_, *campaign, who.user_id);
     json record;
     if (withheld) {
@@ -190,7 +190,7 @@ result<std::string> sandbox_service::register_card(const caller& who, std::strin
     if (!user_id) return user_id.err();
     if (*user_id != who.user_id) return not_the_token_user("user_id", *user_id);
   }
-  const std::string now_text = format_rfc3339(clock_.now());
+  const std::string now_text = format_rfc3339_ms(clock_.now());
   {
     auto lock = db_.lock();
     transaction tx(db_.db());
@@ -250,7 +250,7 @@ result<int64_t> sandbox_service::simulate_purchase(const caller& who, std::strin
     location_id = location_field->get<std::string>();
   }
   instant purchased_at = clock_.now();
-  std::string purchased_at_text = format_rfc3339(purchased_at);
+  std::string purchased_at_text = format_rfc3339_ms(purchased_at);
   auto time_field = fields.find("purchased_at");
   if (time_field != fields.end() && !time_field->is_null()) {
     std::optional<instant> parsed_time =

@@ -13,7 +13,7 @@
 
 #include "domain/accounts/account_cache.hpp"
 #include "domain/caller.hpp"
-#include "domain/service_clock.hpp"
+#include "front/service_clock.hpp"
 #include "lq/qualifier.hpp"
 #include "store/store.hpp"
 

@@ -1,10 +1,10 @@
-// The origins an operator lets call a server from a page (service/http/cors_policy.*): exact
+// The origins an operator lets call a server from a page (front/http/cors_policy.*): exact
 // origins in the form a browser sends, never `*`; the grant names only what the APIs use.
 #include <catch2/catch.hpp>
 
 #include <string>
 
-#include "http/cors_policy.hpp"
+#include "front/http/cors_policy.hpp"
 
 namespace {
 

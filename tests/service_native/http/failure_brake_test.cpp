@@ -1,11 +1,11 @@
-// The brake on failed keys (service/http/failure_brake.*): a client past its failures per second
+// The brake on failed keys (front/http/failure_brake.*): a client past its failures per second
 // is told to wait (429, Retry-After) and stays braked while it keeps failing; other clients are
 // not; the table of clients stays within its bound.
 #include <catch2/catch.hpp>
 
 #include <string>
 
-#include "http/failure_brake.hpp"
+#include "front/http/failure_brake.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The media type a body must declare (service/http/json_media_type.*): application/json, once,
+// The media type a body must declare (front/http/json_media_type.*): application/json, once,
 // UTF-8 if a charset is named; anything a page of another site may send without a preflight
 // (text/plain, a form) is 415.
 #include <catch2/catch.hpp>
@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "http/json_media_type.hpp"
+#include "front/http/json_media_type.hpp"
 
 namespace {
 

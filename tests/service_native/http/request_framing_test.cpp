@@ -1,4 +1,4 @@
-// Request framing (service/http/request_framing.*): where a head ends, which heads pass and what
+// Request framing (front/http/request_framing.*): where a head ends, which heads pass and what
 // status the others get, and chunked bodies decoded as their bytes arrive.
 #include <catch2/catch.hpp>
 
@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "http/request_framing.hpp"
+#include "front/http/request_framing.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The database file (service/store/sqlite.*) against the real file system: it holds every access
+// The database file (front/store/sqlite.*) against the real file system: it holds every access
 // token and merchant key, so a new one, its WAL and its shared-memory file are created 0600
 // whatever the umask; an existing file keeps its mode.
 #include <catch2/catch.hpp>
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "../temp_dir.hpp"
-#include "store/sqlite.hpp"
+#include "front/store/sqlite.hpp"
 #include "store/store.hpp"
 
 namespace {

@@ -8,10 +8,10 @@
 
 #include "domain/baskets/basket_check.hpp"
 #include "domain/baskets/open_baskets.hpp"
-#include "lq/instant.hpp"
 #include "lq/qualifier.hpp"
 #include "lq/request.hpp"
 #include "lq/request_reader.hpp"
+#include "lq/time/instant.hpp"
 
 namespace {
 
