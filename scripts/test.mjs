@@ -134,11 +134,11 @@ if (!systemReady) {
 const nativeBuilt = systemReady && (await step('native build', [node('scripts/build.mjs', '--only', 'native')]));
 const wasmBuilt = systemReady && (await step('wasm build', [node('scripts/build.mjs', '--only', 'wasm')]));
 
-// Then three lanes at once, one step of each at a time. The native lane compiles the sanitizer and
+// Then four lanes at once, one step of each at a time. The native lane compiles the sanitizer and
 // fuzzer trees and fuzzes: it keeps the two cores of CI's machine busy. The JS suites mostly wait
-// (on services, Chromium, timers, staleness and retry deadlines), so they run beside it, in two
-// lanes (Node's suites; Chromium's and the consumer's), each suite two files at a time. `ready` is
-// true, or why the step cannot run.
+// (on services, Chromium, timers, staleness and retry deadlines), so they run beside it, in three
+// lanes (Node's suites; the emulator's build and suites; Chromium's and the consumer's), each
+// suite two files at a time. `ready` is true, or why the step cannot run.
 const FILES_AT_ONCE = 2;
 const suite = (dir) => node('--test', `--test-concurrency=${FILES_AT_ONCE}`, dir);
 const builtForJs = (wasmBuilt && npmReady) || 'wasm build or npm packages missing';
@@ -190,9 +190,10 @@ const WASM_CONFORMANCE = [
   'tests/hub/launcher.test.js',
 ];
 // The emulator's lane: its build (the service's and the hub's C++ in wasm), then its suites.
+const EMULATOR_BUILD = "emulator build (the service's and the hub's C++ in wasm)";
 const emulatorLane = [
   {
-    name: "emulator build (the service's and the hub's C++ in wasm)",
+    name: EMULATOR_BUILD,
     commands: [node('scripts/build.mjs', '--only', 'emulator')],
     ready: wasmBuilt || 'wasm build failed',
   },
@@ -210,23 +211,38 @@ const emulatorLane = [
     needsFirst: true,
   },
 ];
+// The browser's and the consumer's suites read the emulator's build (the package's files, the
+// tarballs): they start once it is done (`after`), the types meanwhile.
 const browserLane = [
-  { name: 'browser tests (node --test tests/browser/)', commands: [suite('tests/browser/')], ready: builtForConsumer },
-  { name: 'consumer tests (node --test tests/consumer/)', commands: [suite('tests/consumer/')], ready: builtForConsumer },
   {
     name: 'types (tsc --noEmit)',
     commands: ['tsconfig.json', 'tsconfig.es2022.json', 'tsconfig.webworker.json'].map((config) =>
       node('node_modules/typescript/bin/tsc', '--noEmit', '-p', `tests/js/types/${config}`)),
     ready: npmReady || 'npm packages missing',
   },
+  { name: 'browser tests (node --test tests/browser/)', commands: [suite('tests/browser/')], ready: builtForConsumer, after: EMULATOR_BUILD },
+  { name: 'consumer tests (node --test tests/consumer/)', commands: [suite('tests/consumer/')], ready: builtForConsumer, after: EMULATOR_BUILD },
 ];
 
-// A lane runs its steps in order; a step that `needsFirst` runs only if the lane's first step passed.
+// Each step's outcome (true: passed), for the steps of other lanes that come `after` it.
+const outcomes = new Map();
+function outcomeOf(name) {
+  if (!outcomes.has(name)) {
+    let settle;
+    outcomes.set(name, Object.assign(new Promise((resolve) => (settle = resolve)), { settle }));
+  }
+  return outcomes.get(name);
+}
+
+// A lane runs its steps in order; a step that `needsFirst` runs only if the lane's first step
+// passed, one `after` another lane's step once that one passed.
 async function lane(steps) {
   let firstPassed = null;
-  for (const { name, commands, ready, needsFirst } of steps) {
-    const why = ready !== true ? ready : needsFirst && !firstPassed ? `${steps[0].name} failed` : true;
+  for (const { name, commands, ready, needsFirst, after } of steps) {
+    let why = ready !== true ? ready : needsFirst && !firstPassed ? `${steps[0].name} failed` : true;
+    if (why === true && after && !(await outcomeOf(after))) why = `${after} failed`;
     const ok = why === true ? await step(name, commands, { beside: true }) : (skip(name, why), false);
+    outcomeOf(name).settle(ok);
     firstPassed ??= ok;
   }
 }

@@ -146,7 +146,8 @@ test('--host 0.0.0.0 --expose-on-network: served, with a warning that the demo c
   const pageUrl = await pageUrlOf(kiosk);
   // The printed URL is this machine's own; the traffic stays on loopback.
   assert.equal(pageUrl.hostname, '127.0.0.1');
-  assert.match(kiosk.stderr, /kiosk: WARNING: --expose-on-network: the page is served to the network \(.*\), and with it the demo guests' tokens and merchant keys \(config\.json\); anyone who can reach it can bill through \/api\n/);
+  // Logged right after the "open" line, perhaps in the pipe's next chunk: waited for.
+  await stderrMatch(kiosk, /kiosk: WARNING: --expose-on-network: the page is served to the network \(.*\), and with it the demo guests' tokens and merchant keys \(config\.json\); anyone who can reach it can bill through \/api\n/);
   const config = await fetch(new URL('/kiosk/page/config.json', pageUrl), { signal: AbortSignal.timeout(15_000) });
   assert.equal(config.status, 200);
   // Under a foreign name: still refused.
