@@ -58,9 +58,9 @@ let warmed = false;
 
 /**
  * What every emulator needs of the JS runtime on its first answer, started while the module is
- * read and compiled off the main thread (bench/README.md, "The emulator"): ICU's time zone data
- * (about 15 ms, the first Intl.DateTimeFormat with a zone) and, in Node, the fetch classes
- * (about 30 ms: Node loads undici on the first use of `Response`).
+ * read and compiled off the main thread: ICU's time zone data (about 15 ms, the first
+ * Intl.DateTimeFormat with a zone) and, in Node, the fetch classes (about 30 ms: Node loads undici
+ * on the first use of `Response`), as the repository's bench notes measured.
  */
 function warmUp() {
   if (warmed) return;
