@@ -59,6 +59,7 @@ export class StoreClaims extends EventTarget {
   #keeping = Promise.resolve();
   // Sends the spends that waited SERVICE_TIME_WAIT_MS for the service's time (until dispose()).
   #waitTimer = null;
+  #disposed = false;
 
   /** hub: a StoreHubClient; kept: KeptSettlements; now: the clock of ages (epoch ms). */
   constructor({ hub, kept, now = Date.now }) {
@@ -168,6 +169,7 @@ export class StoreClaims extends EventTarget {
       do {
         this.#again = false;
         for (const { key, settlement } of await this.#kept.list()) {
+          if (this.#disposed) return; // a disposed hybrid sends nothing more: the next one will
           // Waits for the service's time, at most SERVICE_TIME_WAIT_MS; then the hub's time of receipt.
           const waiting = settlement.op === 'spend' && settlement.billedAt === null && Number.isFinite(settlement.keptAt) && this.#now() - settlement.keptAt < SERVICE_TIME_WAIT_MS;
           if (waiting) continue;
@@ -185,8 +187,12 @@ export class StoreClaims extends EventTarget {
     return this.#retrying;
   }
 
-  /** Stops the timer of the spends waiting for the service's time (the hybrid is disposed). */
+  /**
+   * The hybrid is disposed: stops the timer of the spends waiting for the service's time, and a
+   * run of retry() in progress sends nothing more (they stay kept for the next hybrid).
+   */
   dispose() {
+    this.#disposed = true;
     clearTimeout(this.#waitTimer);
     this.#waitTimer = null;
   }
