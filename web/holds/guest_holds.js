@@ -33,6 +33,8 @@ export class GuestHolds {
   #shownBy = new WeakMap();
   // Snapshot -> the latest service time a read confirmed it unchanged at (a 304's Date), in ms.
   #confirmedAt = new WeakMap();
+  // Snapshot -> basket ids of other kiosks' claims known spent when a read of it started.
+  #spentShownBy = new WeakMap();
   #key = '';
   // sync() and withheld() take turns: a local answer's read of the outbox never replaces the
   // orders a checkout's decision read under the guest's lock while that decision runs.
@@ -234,7 +236,9 @@ export class GuestHolds {
   beforeRead(startedAt) {
     const me = ownerOfSnapshot(this.#snapshots.current());
     const records = me !== null && me.owner === this.#owner ? this.#billed : [];
-    return { me, startedAt, keys: records.map(recordKey), unresolved: this.#billedHolds.unresolved(records) };
+    // Claims spent before the read starts were billed before it: the read shows them, whatever its time says.
+    const spent = this.#liveClaims.filter((claim) => claim.state === 'spent').map((claim) => claim.basket_id);
+    return { me, startedAt, keys: records.map(recordKey), spent, unresolved: this.#billedHolds.unresolved(records) };
   }
 
   /**
@@ -253,6 +257,7 @@ export class GuestHolds {
     // This very snapshot was read after those records were written: it shows their billings,
     // whatever its time says (said to the second, it could not tell).
     this.#shownBy.set(snapshot, new Set([...(this.#shownBy.get(snapshot) ?? []), ...mark.keys]));
+    this.#spentShownBy.set(snapshot, new Set([...(this.#spentShownBy.get(snapshot) ?? []), ...(mark.spent ?? [])]));
     const generatedAt = snapshot?.generated_at ?? null;
     // A 'loyalty-api' snapshot's time is its answer's HTTP Date: a whole second.
     const toTheSecond = this.#snapshots.timesToTheSecond && saidToTheSecond(generatedAt);
@@ -304,12 +309,14 @@ export class GuestHolds {
     // Claims of other baskets: another kiosk's, or this one's for orders already settled.
     const own = new Set([...billed, ...orders].map((o) => o.basketId));
     if (order !== null) own.add(order.basketId);
+    const spentShown = (snapshot && this.#spentShownBy.get(snapshot)) ?? new Set();
     const asOf = Math.max(Date.parse(snapshot?.generated_at ?? '') || 0, (snapshot && this.#confirmedAt.get(snapshot)) || 0);
     const claimedRewards = [];
     const claimedPoints = {};
     for (const claim of this.#liveClaims) {
       if (own.has(claim.basket_id)) continue;
-      if (claim.state === 'spent' && claim.billed_at && Date.parse(claim.billed_at) <= asOf) continue; // the snapshot shows it
+      // The snapshot shows it: billed before its time, or spent before a read of it started.
+      if (claim.state === 'spent' && ((claim.billed_at && Date.parse(claim.billed_at) <= asOf) || spentShown.has(claim.basket_id))) continue;
       if (claim.reward_id) claimedRewards.push(claim.reward_id);
       else if (claim.points_experience_id) claimedPoints[claim.points_experience_id] = (claimedPoints[claim.points_experience_id] ?? 0) + (Number(claim.points) || 0);
     }
