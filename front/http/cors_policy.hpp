@@ -2,8 +2,8 @@
 // the loyalty service and the store hub: an exact origin each (scheme://host[:port]), never `*`,
 // since every request of both APIs carries a secret (an access token, a merchant key, a store
 // key). A listed origin's preflight is granted with the methods and headers the APIs use; its
-// answers say which headers a page may read (Date, ETag, Retry-After). An unlisted origin gets no CORS
-// header at all, so the browser keeps its page from reading anything. docs/service.md, "CORS".
+// answers say which headers a page may read (Date, ETag, Retry-After). An unlisted origin gets no
+// CORS header at all, so the browser keeps its page from reading anything. docs/service.md, "CORS".
 #pragma once
 
 #include <string>

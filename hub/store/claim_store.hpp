@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "hub/domain/claim.hpp"
 #include "front/store/sqlite.hpp"
+#include "hub/domain/claim.hpp"
 
 namespace lq::hub {
 
