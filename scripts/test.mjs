@@ -201,14 +201,14 @@ const emulatorLane = [
     name: 'emulator tests: createEmulator, MSW, the wasm runtime, the differential test, Chromium (node --test tests/emulator/)',
     commands: [suite('tests/emulator/')],
     ready: builtForConsumer,
-    needsFirst: true,
+    after: EMULATOR_BUILD,
   },
   {
     name: 'service and hub suites on the wasm runtime (LQ_SERVICE_RUNTIME=wasm LQ_HUB_RUNTIME=wasm node --test ...)',
     commands: [['env', ['LQ_SERVICE_RUNTIME=wasm', 'LQ_HUB_RUNTIME=wasm', process.execPath, '--test',
       `--test-concurrency=${FILES_AT_ONCE}`, ...WASM_CONFORMANCE]]],
     ready: builtForConsumer,
-    needsFirst: true,
+    after: EMULATOR_BUILD,
   },
 ];
 // The browser's and the consumer's suites read the emulator's build (the package's files, the
@@ -234,16 +234,13 @@ function outcomeOf(name) {
   return outcomes.get(name);
 }
 
-// A lane runs its steps in order; a step that `needsFirst` runs only if the lane's first step
-// passed, one `after` another lane's step once that one passed.
+// A lane runs its steps in order; a step `after` another (of any lane) runs once that one passed.
 async function lane(steps) {
-  let firstPassed = null;
-  for (const { name, commands, ready, needsFirst, after } of steps) {
-    let why = ready !== true ? ready : needsFirst && !firstPassed ? `${steps[0].name} failed` : true;
+  for (const { name, commands, ready, after } of steps) {
+    let why = ready;
     if (why === true && after && !(await outcomeOf(after))) why = `${after} failed`;
     const ok = why === true ? await step(name, commands, { beside: true }) : (skip(name, why), false);
     outcomeOf(name).settle(ok);
-    firstPassed ??= ok;
   }
 }
 await Promise.all([lane(nativeLane), lane(nodeLane), lane(browserLane), lane(emulatorLane)]);
