@@ -14,7 +14,7 @@
 // them, and every guest's token and merchant key with them, anywhere. The service is config.json's
 // api_base (the page's server's configuration; empty: the page's own origin), the hub the page's
 // own origin.
-import { HybridQualifier, indexedDbOrderOutbox, indexedDbSnapshotStore, isServiceUnavailable } from '../../web/index.js';
+import { HybridQualifier, indexedDbOrderOutbox, indexedDbSnapshotStore, initQualifier, isServiceUnavailable } from '../../web/index.js';
 import { startQualifierWorker } from '../../web/worker/worker.js';
 import { Basket } from './basket/basket.js';
 import { createServiceClient } from './service/service_client.js';
@@ -32,6 +32,10 @@ export const params = new URLSearchParams(globalThis.location?.search ?? '');
 const engineWorker = params.get('worker') === 'off'
   ? false
   : startQualifierWorker({ worker: new Worker(new URL('./engine_worker.js', import.meta.url), { type: 'module' }) });
+// In this page's thread, the engine's module starts loading now too, beside the guest's first reads
+// (it would otherwise start once a snapshot is in hand); a module that cannot load is the
+// qualifier's error to report, when one is made.
+if (engineWorker === false) initQualifier().catch(() => {});
 
 const fixedNow = (() => {
   const text = params.get('now');
@@ -117,6 +121,7 @@ export function offlinePolicy() {
 }
 
 const hybrids = new Map(); // user id -> HybridQualifier: every guest's pending orders keep replaying
+const clients = new WeakMap(); // HybridQualifier -> its service client
 
 function hybridFor(guest) {
   if (hybrids.has(guest.user_id)) return hybrids.get(guest.user_id);
@@ -149,6 +154,7 @@ function hybridFor(guest) {
     },
   });
   hybrids.set(guest.user_id, hybrid);
+  clients.set(hybrid, client);
   return hybrid;
 }
 
@@ -172,7 +178,10 @@ export function startGuests() {
   for (const guest of state.config.guests) hybridFor(guest);
 }
 
-/** Makes the guest current; resolves once a snapshot is in use (or none can be). */
+/**
+ * Makes the guest current; resolves once a snapshot is in use (or none can be): true when the
+ * service answered an account read meanwhile (the snapshot in hand is fresh), else false.
+ */
 export async function useGuest(guest) {
   state.guest = guest;
   state.merchant = state.config.merchants[guest.merchant_id];
@@ -180,14 +189,16 @@ export async function useGuest(guest) {
   state.pending = [];
   const hybrid = hybridFor(guest);
   state.hybrid = hybrid;
+  const readsBefore = clients.get(hybrid).accountReads;
   try {
     await hybrid.ready();
   } catch {
     // No usable snapshot (a first visit while the service is down): the page says so.
   }
-  if (state.hybrid !== hybrid) return;
+  if (state.hybrid !== hybrid) return false;
   applyCurrentSnapshot();
   await updateOrders();
+  return clients.get(hybrid).accountReads > readsBefore;
 }
 
 function applyCurrentSnapshot() {

@@ -39,12 +39,22 @@ export function createServiceClient({ apiBase = '', healthUrl = null, accessToke
     }
     return call(...args);
   };
+  const reads = { answered: 0 };
+  const counted = (read) => async (...args) => {
+    const answer = await read(...args);
+    reads.answered += 1;
+    return answer;
+  };
   return {
     identity: client.identity,
     baseUrl: client.baseUrl,
+    /** How many account reads the service has answered: whether a snapshot in hand was just read. */
+    get accountReads() {
+      return reads.answered;
+    },
     qualify: whenUp((basket) => client.qualify(basket)),
-    account: whenUp(() => client.account()),
-    accountIfChanged: whenUp((etag) => client.accountIfChanged(etag)),
+    account: whenUp(counted(() => client.account())),
+    accountIfChanged: whenUp(counted((etag) => client.accountIfChanged(etag))),
     saveBasket: whenUp((body) => client.saveBasket(body)),
     // What a queued order keeps for its replay, and a client for another guest's stored credentials.
     credentials: () => client.credentials(),
