@@ -6,9 +6,9 @@
 //                      [--only emulator] [--only react]
 //
 // --quick: fewer rounds and a 100,000-call soak (a smoke run; the figures are noisier).
-// --only worker: only the rows of the engine in a Web Worker (bench/worker.mjs, issue 22).
+// --only worker: only the rows of the engine in a Web Worker (bench/browser/worker.mjs, issue 22).
 // --only messages: only the rows of loyalty-qualifier/messages (bench/messages.mjs, issue 30).
-// --only emulator: only the rows of loyalty-qualifier/emulator (bench/emulator.mjs, issue 37).
+// --only emulator: only the rows of loyalty-qualifier/emulator (bench/emulator/emulator.mjs, issue 37).
 // --only react: only the row of loyalty-qualifier/react's download (issue 38).
 // Results also go to build/bench/results.json. Exit code 0 whatever the figures say (a benchmark
 // reports; it does not gate), 1 when a step could not run or an answer was wrong.
@@ -23,11 +23,11 @@ import { gzipSync } from 'node:zlib';
 
 import { buildWasm } from '../scripts/build.mjs';
 import { startLocalService } from '../web/service/local_service.js';
-import { checkoutRows } from './checkout.mjs';
-import { connectionRows } from './connections.mjs';
-import { emulatorRows } from './emulator.mjs';
-import { holdsRows } from './holds.mjs';
-import { hubRows } from './hub.mjs';
+import { checkoutRows } from './service/checkout.mjs';
+import { connectionRows } from './service/connections.mjs';
+import { emulatorRows } from './emulator/emulator.mjs';
+import { holdsRows } from './service/holds.mjs';
+import { hubRows } from './service/hub.mjs';
 import { median, perCall, wallMs } from './timing.mjs';
 import { WORKLOADS, LOAD_REWARDS, defaultDir, root, writeWorkloads } from './workloads.mjs';
 
@@ -148,7 +148,7 @@ async function jsAndWasm(files) {
     const js = {};
     for (const variant of ['qualify', 'qualifyText', 'explain', 'stringify', 'wasmQualify', 'wasmExplain']) {
       for (let r = 0; r < REPEATS; ++r) {
-        const figure = child('measure.mjs', ['workload', files[name].snapshot, files[name].requests, String(ROUNDS),
+        const figure = child('engine/measure.mjs', ['workload', files[name].snapshot, files[name].requests, String(ROUNDS),
           String(ROUND_MS), variant]);
         js[variant] = Math.min(js[variant] ?? Infinity, figure.ms);
         if (figure.digest) js.digest = figure.digest;
@@ -282,7 +282,7 @@ async function loading(files) {
   const bytes = readFileSync(files.load.snapshot).length;
   let js = null;
   for (let r = 0; r < REPEATS; ++r) {
-    const figure = child('measure.mjs', ['load', files.load.snapshot, String(quick ? 5 : 11)]);
+    const figure = child('engine/measure.mjs', ['load', files.load.snapshot, String(quick ? 5 : 11)]);
     js = js === null || figure.setSnapshotObject < js.setSnapshotObject ? figure : js;
   }
   const native = runNative(files.load);
@@ -310,7 +310,7 @@ async function loading(files) {
   const cold = (mode, extra = []) => {
     const samples = [];
     for (let i = 0; i < (quick ? 3 : 7); ++i) {
-      const out = JSON.parse(execFileSync(process.execPath, [path.join(root, 'bench/instantiate.mjs'), mode, ...extra], { encoding: 'utf8' }));
+      const out = JSON.parse(execFileSync(process.execPath, [path.join(root, 'bench/engine/instantiate.mjs'), mode, ...extra], { encoding: 'utf8' }));
       samples.push(out.ms);
       if (out.importMs !== undefined) imports.push(out.importMs);
     }
@@ -390,7 +390,7 @@ async function reactDownload() {
     'react_in_base_bundle', reaches);
 }
 
-/** bench/browser.mjs: the JS API in Chromium through Playwright (bench/README.md). */
+/** bench/browser/browser.mjs: the JS API in Chromium through Playwright (bench/README.md). */
 function browserFigures() {
   if (flag('--no-browser')) return;
   if (!existsSync('/usr/bin/chromium')) {
@@ -400,10 +400,10 @@ function browserFigures() {
   log('Chromium: createQualifier, setSnapshot, qualify and explain through the JS API (Playwright)');
   let b;
   try {
-    b = JSON.parse(execFileSync(process.execPath, [path.join(root, 'bench/browser.mjs'), defaultDir,
+    b = JSON.parse(execFileSync(process.execPath, [path.join(root, 'bench/browser/browser.mjs'), defaultDir,
       ...(quick ? ['--quick'] : [])], { encoding: 'utf8', maxBuffer: 1 << 20 }));
   } catch (e) {
-    row('Chromium (Playwright)', `n/a (bench/browser.mjs failed: ${e.message.split('\n')[0]})`, '', null);
+    row('Chromium (Playwright)', `n/a (bench/browser/browser.mjs failed: ${e.message.split('\n')[0]})`, '', null);
     failures += 1;
     return;
   }
@@ -449,7 +449,7 @@ async function workerDownload() {
   results.figures.worker_script_gzip_bytes = { value: script };
 }
 
-/** bench/worker.mjs: the engine in a Web Worker, in Chromium (bench/README.md, "Off the main thread"). */
+/** bench/browser/worker.mjs: the engine in a Web Worker, in Chromium (bench/README.md, "Off the main thread"). */
 async function workerFigures() {
   if (flag('--no-worker') || flag('--no-browser')) return;
   if (!existsSync('/usr/bin/chromium')) {
@@ -457,13 +457,13 @@ async function workerFigures() {
     return;
   }
   await workerDownload();
-  log('Chromium: the engine in a Web Worker: first load, round trips, the kiosk page (bench/worker.mjs)');
+  log('Chromium: the engine in a Web Worker: first load, round trips, the kiosk page (bench/browser/worker.mjs)');
   let w;
   try {
-    w = JSON.parse(execFileSync(process.execPath, [path.join(root, 'bench/worker.mjs'), defaultDir,
+    w = JSON.parse(execFileSync(process.execPath, [path.join(root, 'bench/browser/worker.mjs'), defaultDir,
       ...(quick ? ['--quick'] : [])], { encoding: 'utf8', maxBuffer: 1 << 20 }));
   } catch (e) {
-    row('Chromium: the engine in a Web Worker', `n/a (bench/worker.mjs failed: ${e.message.split('\n')[0]})`, '', null);
+    row('Chromium: the engine in a Web Worker', `n/a (bench/browser/worker.mjs failed: ${e.message.split('\n')[0]})`, '', null);
     failures += 1;
     return;
   }
@@ -515,7 +515,7 @@ async function soak(files) {
   if (flag('--no-soak')) return;
   log(`soak: ${SOAK_CALLS.toLocaleString('en-US')} qualify() calls on M, 10 % malformed (fresh process)`);
   // A fresh process, so that the heap figures are the soak's own (earlier steps grew the memory).
-  const out = execFileSync(process.execPath, [path.join(root, 'bench/soak.mjs'), files.M.snapshot, files.M.requests,
+  const out = execFileSync(process.execPath, [path.join(root, 'bench/engine/soak.mjs'), files.M.snapshot, files.M.requests,
     files.malformed.requests, String(SOAK_CALLS)], { encoding: 'utf8', maxBuffer: 1 << 20 });
   const s = JSON.parse(out);
   const mb = (b) => `${(b / 1048576).toFixed(2)} MB`;
@@ -574,7 +574,7 @@ function printTable() {
   console.log(`results: ${path.relative(root, path.join(defaultDir, 'results.json'))}`);
 }
 
-// The emulator's download, first answers and fetch() against the native round trip (bench/emulator.mjs).
+// The emulator's download, first answers and fetch() against the native round trip (bench/emulator/emulator.mjs).
 async function emulatorFigures() {
   const binary = !flag('--no-service') && existsSync(serviceBinary) ? serviceBinary : null;
   for (const r of await emulatorRows({ quick, binary, browser: !flag('--no-browser') }).catch((e) => [[
@@ -620,19 +620,19 @@ async function main() {
     row('local compute vs service HTTP (127.0.0.1), same basket', `n/a (service failed: ${e.message})`, 'ratio', null);
     failures += 1;
   }
-  // Qualifying at 1, 8 and 64 connections (bench/connections.mjs, issue 10).
+  // Qualifying at 1, 8 and 64 connections (bench/service/connections.mjs, issue 10).
   if (!flag('--no-service') && existsSync(serviceBinary)) {
     for (const r of await connectionRows({ binary: serviceBinary, quick }).catch((e) => [[
       'service qualifying at 1, 8, 64 connections', `n/a (${e.message})`, 'info', null]])) row(...r);
-    // A checkout while 1,000 orders wait (bench/checkout.mjs, issue 28).
+    // A checkout while 1,000 orders wait (bench/service/checkout.mjs, issue 28).
     for (const r of await checkoutRows({ binary: serviceBinary, quick }).catch((e) => [[
       'checkout with 1,000 queued orders', `n/a (${e.message})`, '<= 10 ms', null]])) row(...r);
   }
-  // The store hub: claim round trips of 32 kiosks at once, races for one reward (bench/hub.mjs, issue 29).
+  // The store hub: claim round trips of 32 kiosks at once, races for one reward (bench/service/hub.mjs, issue 29).
   if (!flag('--no-service') && existsSync(hubBinary)) {
     for (const r of await hubRows({ binary: hubBinary, quick }).catch((e) => [[
       'store hub: claim round trip and race', `n/a (${e.message})`, 'info', null]])) row(...r);
-    // A checkout beside a slow replay, qualify() with the hub stopped (bench/holds.mjs, issue 34).
+    // A checkout beside a slow replay, qualify() with the hub stopped (bench/service/holds.mjs, issue 34).
     if (existsSync(serviceBinary)) {
       for (const r of await holdsRows({ binary: serviceBinary, hubBinary, quick }).catch((e) => [[
         'checkout beside a replay; qualify with the hub stopped', `n/a (${e.message})`, 'info', null]])) row(...r);

@@ -172,7 +172,7 @@ function writeIfChanged(to, bytes) {
  * minifies the Embind glue (Emscripten's closure compiler is unavailable here) into
  * web/dist/loyalty_qualifier.mjs, and bundles web/engine/qualifier.js with it into one minified browser
  * module, web/dist/loyalty_qualifier.browser.mjs, which finds the .wasm beside itself.
- * bench/build_options.mjs does the same for a variant's glue beside a copy of the face (`web`).
+ * bench/design/build_options.mjs does the same for a variant's glue beside a copy of the face (`web`).
  */
 export function minifyScripts(glueFile, dist, web = path.join(root, 'web')) {
   const esbuild = createRequire(import.meta.url)('esbuild'); // a devDependency, loaded on use
@@ -199,7 +199,7 @@ export function minifyScripts(glueFile, dist, web = path.join(root, 'web')) {
     platform: 'browser',
     // The supported browsers (README: Chrome/Edge 85+, Firefox 90+, Safari 15+) all have class
     // fields and private methods, which es2022 keeps as written: 296 B gzip less than es2020's
-    // lowering (bench/wasm-build-options.md). Nothing newer is used (no static blocks, `#x in`).
+    // lowering (bench/design/wasm-build-options.md). Nothing newer is used (no static blocks, `#x in`).
     target: 'es2022',
     legalComments: 'none',
     logLevel: 'silent',

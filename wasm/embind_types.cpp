@@ -6,7 +6,7 @@
 // the glue carry the JS that converts that type (UTF-16/32 strings, emval handles, typed-array
 // views...), whether or not a binding uses it. So the build (CMakeLists.txt) links Embind's JS
 // runtime without --bind, and this file gives what bind.cpp gave: __getTypeName, which the JS
-// runtime calls, and the registrations, of these types alone (bench/wasm-build-options.md,
+// runtime calls, and the registrations, of these types alone (bench/design/wasm-build-options.md,
 // "Download, issue 13").
 //
 // A binding that uses another type (void, bool, float, std::wstring, emscripten::val...) must add

@@ -1,12 +1,12 @@
 // One figure per process (bench/run.mjs spawns it once per figure), so that no figure inherits
 // another's JIT and garbage-collector state (explain's garbage, for one, slowed whatever ran after
 // it by up to 2x on this 2-core machine):
-//   node bench/measure.mjs workload SNAPSHOT.json REQUESTS.jsonl ROUNDS ROUND_MS VARIANT
+//   node bench/engine/measure.mjs workload SNAPSHOT.json REQUESTS.jsonl ROUNDS ROUND_MS VARIANT
 //     VARIANT: qualify | qualifyText | explain (public JS API; requests as objects, or as JSON
 //     strings for qualifyText), stringify (JSON.stringify of the request alone), wasmQualify |
 //     wasmExplain (the raw wasm engine on the request bytes; wasmQualify also gives the digest of
 //     every qualify_json answer);
-//   node bench/measure.mjs load SNAPSHOT.json ROUNDS
+//   node bench/engine/measure.mjs load SNAPSHOT.json ROUNDS
 //     setSnapshot(object) and setSnapshot(string) through the JS API (after a warm-up of both),
 //     JSON.stringify alone and the raw wasm load.
 // Prints one JSON object of medians in ms ({ms} for a workload figure).
@@ -15,8 +15,8 @@ import path from 'node:path';
 import process from 'node:process';
 import { pathToFileURL } from 'node:url';
 
-import { fnv1a, median, perCall, rawEngine, rawModule, wallMs } from './timing.mjs';
-import { NOW_MS, root } from './workloads.mjs';
+import { fnv1a, median, perCall, rawEngine, rawModule, wallMs } from '../timing.mjs';
+import { NOW_MS, root } from '../workloads.mjs';
 
 const [mode, snapshotFile, ...rest] = process.argv.slice(2);
 const api = await import(pathToFileURL(path.join(root, 'web/index.js')).href);
@@ -90,7 +90,7 @@ if (mode === 'workload') {
   out.wasmLoad = perCall(() => engine.load(snapshotText), 1, timing);
   engine.handle.delete();
 } else {
-  console.error('usage: node bench/measure.mjs workload SNAPSHOT REQUESTS ROUNDS ROUND_MS VARIANT | load SNAPSHOT ROUNDS');
+  console.error('usage: node bench/engine/measure.mjs workload SNAPSHOT REQUESTS ROUNDS ROUND_MS VARIANT | load SNAPSHOT ROUNDS');
   process.exit(2);
 }
 console.log(JSON.stringify(out));

@@ -8,7 +8,7 @@
 // - a qualifying call through emulator.fetch against the native service's round trip over
 //   loopback HTTP, the same basket, one kept-alive connection (target <= 1.5x).
 //
-//   node bench/emulator.mjs [--quick]   (prints the rows as JSON)
+//   node bench/emulator/emulator.mjs [--quick]   (prints the rows as JSON)
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -19,10 +19,10 @@ import { gzipSync } from 'node:zlib';
 
 import * as esbuild from 'esbuild';
 
-import { startLocalService } from '../web/service/local_service.js';
-import { launchBenchChromium, serveBenchPage } from './browser_harness.mjs';
+import { startLocalService } from '../../web/service/local_service.js';
+import { launchBenchChromium, serveBenchPage } from '../browser/browser_harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DOWNLOAD_TARGET = 600 * 1024;
 const NODE_TARGET_MS = 150;
 const PAGE_TARGET_MS = 400;
@@ -166,7 +166,7 @@ async function perCallMs(call, calls) {
 }
 
 async function ratioRow(binary, calls) {
-  const { createEmulator } = await import('../web/emulator/emulator.js');
+  const { createEmulator } = await import('../../web/emulator/emulator.js');
   const emulator = await createEmulator({ now: () => Date.parse('2026-11-24T13:15:00Z') });
   const service = await startLocalService({ binary, fixture, now: '2026-11-24T13:15:00Z', accessLog: 'off' });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

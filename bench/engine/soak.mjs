@@ -1,5 +1,5 @@
 // The soak of issue 6 in a process of its own (bench/run.mjs spawns it):
-//   node bench/soak.mjs SNAPSHOT.json REQUESTS.jsonl MALFORMED.jsonl CALLS
+//   node bench/engine/soak.mjs SNAPSHOT.json REQUESTS.jsonl MALFORMED.jsonl CALLS
 // CALLS qualify() calls through the public JS API, every tenth one a malformed request (each kind
 // in turn). Every answer is checked against the first answer to the same request (ids of the
 // qualifying offers; code and message of each refusal), and the wasm memory size is sampled every
@@ -9,9 +9,9 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { NOW_MS } from './workloads.mjs';
+import { NOW_MS } from '../workloads.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const [snapshotFile, requestsFile, malformedFile, callsText] = process.argv.slice(2);
 const calls = Number(callsText);
 const warmup = Math.floor(calls / 10);

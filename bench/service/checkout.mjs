@@ -4,16 +4,16 @@
 // file outbox holding `queued` orders of another guest that wait for their credentials, and a
 // HybridQualifier of a guest who checks out one order after another (each billed by the service).
 //
-//   node bench/checkout.mjs [--service path/to/loyalty_service] [--queued N]
+//   node bench/service/checkout.mjs [--service path/to/loyalty_service] [--queued N]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
-import { median } from './timing.mjs';
+import { median } from '../timing.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CHECKOUT_TARGET_MS = 10;
 const NOW = '2026-11-24T13:15:00Z';
 const latte = {
@@ -30,9 +30,9 @@ const latte = {
  * (each placed with a token of its own, an owner not known yet), the morning after an outage.
  */
 export async function measureCheckout({ binary, queued, rounds = 40, walkIns = false }) {
-  const lq = await import('../web/index.js');
-  const { unresolvedOwnerOf } = await import('../web/orders/order_record.js');
-  const { startLocalService } = await import('../web/service/local_service.js');
+  const lq = await import('../../web/index.js');
+  const { unresolvedOwnerOf } = await import('../../web/orders/order_record.js');
+  const { startLocalService } = await import('../../web/service/local_service.js');
   const fixture = JSON.parse(readFileSync(path.join(root, 'fixtures/demo.json'), 'utf8'));
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lq-bench-checkout-'));
   const service = await startLocalService({ binary, db: path.join(dir, 'bench.db'), fixture: path.join(root, 'fixtures/demo.json'), now: NOW, processingDelay: 3600 });

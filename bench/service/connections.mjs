@@ -3,7 +3,7 @@
 // its next request as soon as the previous answer arrived. Reports requests per second, p50 and
 // p99 latency; the target is p99 <= 25 ms at 64 connections (issue 10).
 //
-//   node bench/connections.mjs [--quick] [--service PATH] [--workers N]   (prints the rows as JSON)
+//   node bench/service/connections.mjs [--quick] [--service PATH] [--workers N]   (prints the rows as JSON)
 //
 // The load generator uses raw sockets and one prebuilt request, so that the client's own cost
 // stays small beside the server's (both share the machine).
@@ -14,9 +14,9 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
-import { startLocalService } from '../web/service/local_service.js';
+import { startLocalService } from '../../web/service/local_service.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CONNECTIONS = [1, 8, 64];
 export const P99_TARGET_MS = 25;
 

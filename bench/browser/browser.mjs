@@ -1,6 +1,6 @@
 // The JS API in Chromium (Debian's /usr/bin/chromium driven by playwright-core), as a page uses it:
 //
-//   node bench/browser.mjs [DIR] [--quick]     DIR: the workload files (default build/bench)
+//   node bench/browser/browser.mjs [DIR] [--quick]     DIR: the workload files (default build/bench)
 //
 // A static server on 127.0.0.1 (port 0) serves the repository (web/ and the workloads, .wasm as
 // application/wasm so that streaming compilation applies). Figures, in milliseconds:
@@ -19,7 +19,7 @@ import path from 'node:path';
 import process from 'node:process';
 
 import { launchBenchChromium, serveBenchPage } from './browser_harness.mjs';
-import { NOW_MS, defaultDir } from './workloads.mjs';
+import { NOW_MS, defaultDir } from '../workloads.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -137,6 +137,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(`bench/browser.mjs: ${e.stack ?? e.message}`);
+  console.error(`bench/browser/browser.mjs: ${e.stack ?? e.message}`);
   process.exitCode = 1;
 });

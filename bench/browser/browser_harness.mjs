@@ -7,7 +7,7 @@ import path from 'node:path';
 
 import { chromium } from 'playwright-core';
 
-import { root } from './workloads.mjs';
+import { root } from '../workloads.mjs';
 
 /** Headless Chromium as every browser bench runs it. */
 export function launchBenchChromium() {

@@ -1,10 +1,10 @@
 // Is there a cheaper way to get a request object into wasm memory than JSON.stringify +
 // TextEncoder.encodeInto (what web/engine/qualifier.js does)? A JS encoder for the common well-formed
-// shape, writing UTF-8 bytes directly, measured against it (bench/boundary-design.md, "Request
-// objects"):   node bench/request_encoding.mjs
+// shape, writing UTF-8 bytes directly, measured against it (bench/design/boundary-design.md, "Request
+// objects"):   node bench/design/request_encoding.mjs
 // Prints, per workload, the minimum over 40 interleaved 30 ms rounds of each variant, and checks
 // that the encoder's bytes equal JSON.stringify's.
-import { WORKLOADS, makeRequests } from './workloads.mjs';
+import { WORKLOADS, makeRequests } from '../workloads.mjs';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

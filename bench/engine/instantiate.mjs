@@ -1,7 +1,7 @@
 // One cold start, in a fresh process (bench/run.mjs spawns it several times and takes the median):
-//   node bench/instantiate.mjs module   glue import + compile + instantiate, from wasm bytes
+//   node bench/engine/instantiate.mjs module   glue import + compile + instantiate, from wasm bytes
 //                                       already in memory (what a browser does after download)
-//   node bench/instantiate.mjs api S.snapshot.json
+//   node bench/engine/instantiate.mjs api S.snapshot.json
 //                                       the first createQualifier() of a process: the package's
 //                                       Node entry (web/index.node.mjs)
 //                                       import, module instantiation and the snapshot load
@@ -11,7 +11,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const mode = process.argv[2];
 
 if (mode === 'module') {
@@ -36,6 +36,6 @@ if (mode === 'module') {
   // importMs: Node's ESM loader on the package's entry; the rest is createQualifier itself.
   console.log(JSON.stringify({ ms, importMs: imported - start }));
 } else {
-  console.error('usage: node bench/instantiate.mjs module | api SNAPSHOT.json');
+  console.error('usage: node bench/engine/instantiate.mjs module | api SNAPSHOT.json');
   process.exitCode = 2;
 }

@@ -10,7 +10,7 @@
 // - a race of 64 claims of one reward, each on its own connection, repeated: exactly one grant
 //   every time.
 //
-//   node bench/hub.mjs [--quick] [--tmpfs] [--hub PATH]   (prints the figures as JSON; --tmpfs: the
+//   node bench/service/hub.mjs [--quick] [--tmpfs] [--hub PATH]   (prints the figures as JSON; --tmpfs: the
 //   database on /dev/shm, where a disk flush costs nothing)
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -19,9 +19,9 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
-import { startStoreHub } from '../web/service/store_hub.js';
+import { startStoreHub } from '../../web/service/store_hub.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const KIOSKS = 32;
 export const RACERS = 64;
 export const P99_TARGET_MS = 5;

@@ -3,17 +3,17 @@
 // download a page pays for, .wasm + browser bundle, as `npm run bench` counts it) and the time per
 // qualify call through the JS API (a copy of web/*.js beside the variant's artifacts, bundled as
 // scripts/build.mjs does), the variants taking turns so that each sees the same machine load.
-// Usage: node bench/build_options.mjs [variant...]   variants: O2 O2-lto O3 O3-lto Oz Oz-lto
+// Usage: node bench/design/build_options.mjs [variant...]   variants: O2 O2-lto O3 O3-lto Oz Oz-lto
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-import { emscriptenEnv, minifyScripts } from '../scripts/build.mjs';
+import { emscriptenEnv, minifyScripts } from '../../scripts/build.mjs';
 import { compareTimes, large, small } from './workload.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const all = ['O2', 'O2-lto', 'O3', 'O3-lto', 'Oz', 'Oz-lto'];
 const variants = process.argv.length > 2 ? process.argv.slice(2) : all;
 

@@ -3,15 +3,15 @@
 //   (a) the engine renders the response JSON, JS parses it (JSON.parse per call);
 //   (b) the engine returns indices in wasm memory, JS maps them to entities parsed once per
 //       snapshot (the design web/index.js uses).
-// Both start from a request object, as a caller of the JS API does. Usage: node bench/boundary.mjs
+// Both start from a request object, as a caller of the JS API does. Usage: node bench/design/boundary.mjs
 import { readFile } from 'node:fs/promises';
 
-import createModule from '../build/wasm/loyalty_qualifier_bench.mjs';
-import { createQualifier } from '../web/index.js';
+import createModule from '../../build/wasm/loyalty_qualifier_bench.mjs';
+import { createQualifier } from '../../web/index.js';
 import { compareTimes, large, small } from './workload.mjs';
 
 const module = await createModule({
-  wasmBinary: await readFile(new URL('../build/wasm/loyalty_qualifier_bench.wasm', import.meta.url)),
+  wasmBinary: await readFile(new URL('../../build/wasm/loyalty_qualifier_bench.wasm', import.meta.url)),
 });
 
 const encoder = new TextEncoder();

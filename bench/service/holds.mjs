@@ -9,7 +9,7 @@
 // - qualify() with the store hub stopped (SIGSTOP), its claims older than their 2 s: the local
 //   answer does not wait for the hub (target <= 5 ms).
 //
-//   node bench/holds.mjs [--quick] [--service PATH] [--hub PATH]   (prints the figures as JSON)
+//   node bench/service/holds.mjs [--quick] [--service PATH] [--hub PATH]   (prints the figures as JSON)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -17,10 +17,10 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { startStoreHub } from '../web/service/store_hub.js';
-import { median } from './timing.mjs';
+import { startStoreHub } from '../../web/service/store_hub.js';
+import { median } from '../timing.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CHECKOUT_BEHIND_REPLAY_TARGET_MS = 250;
 export const QUALIFY_HUB_STOPPED_TARGET_MS = 5;
 const REPLAYED = 100;
@@ -40,8 +40,8 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
 
 async function withService(binary, fn) {
-  const lq = await import('../web/index.js');
-  const { startLocalService } = await import('../web/service/local_service.js');
+  const lq = await import('../../web/index.js');
+  const { startLocalService } = await import('../../web/service/local_service.js');
   const fixture = JSON.parse(readFileSync(path.join(root, 'fixtures/demo.json'), 'utf8'));
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lq-bench-holds-'));
   const service = await startLocalService({ binary, db: path.join(dir, 'bench.db'), fixture: path.join(root, 'fixtures/demo.json'), now: NOW, processingDelay: 3600 });

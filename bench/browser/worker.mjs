@@ -1,7 +1,7 @@
 // The engine off the main thread (issue 22), in Chromium (Debian's /usr/bin/chromium driven by
 // playwright-core):
 //
-//   node bench/worker.mjs [DIR] [--quick] [--no-kiosk]     DIR: the workload files (default build/bench)
+//   node bench/browser/worker.mjs [DIR] [--quick] [--no-kiosk]     DIR: the workload files (default build/bench)
 //
 // A static server on 127.0.0.1 serves web/ (unbundled, as the kiosk serves it) and the workloads.
 // Figures, in milliseconds:
@@ -35,7 +35,7 @@ import process from 'node:process';
 import readline from 'node:readline';
 
 import { launchBenchChromium, serveBenchPage } from './browser_harness.mjs';
-import { NOW_MS, defaultDir, root } from './workloads.mjs';
+import { NOW_MS, defaultDir, root } from '../workloads.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -284,6 +284,6 @@ async function kioskFigures(page, kiosk, paired) {
 }
 
 main().catch((e) => {
-  console.error(`bench/worker.mjs: ${e.stack ?? e.message}`);
+  console.error(`bench/browser/worker.mjs: ${e.stack ?? e.message}`);
   process.exitCode = 1;
 });
