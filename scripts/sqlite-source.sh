@@ -3,20 +3,20 @@
 # package sqlite3 3.40.1-2+deb12u2: the very SQLite (version and Debian's patches) that the native
 # service and hub link (libsqlite3-dev, libsqlite3.a), so both runtimes answer from one SQLite.
 # Emscripten's own SQLite port would be downloaded, which cannot be done here (docs/decisions.md,
-# "The emulator's SQLite"). apt-get source fetches and checks the package against the system's
-# Debian archive keys; the orig tarball is then checked against the SHA-256 pinned below, and its
-# amalgamation made by SQLite's own build (configure; make sqlite3.c: cc and tclsh).
-# Idempotent: does nothing when build/deb-src/sqlite3-amalgamation/sqlite3.c is there. A private
-# sources list and package lists under build/deb-src/apt (shared with httplib-source.sh): the
-# machine's apt configuration and state are left as they are, and no root is needed.
+# "The emulator's SQLite"). Fetched as scripts/install/debian-source.sh fetches (apt-get source,
+# checked against the system's Debian archive keys; no root, the machine's apt left as it is); the
+# orig tarball is then checked against the SHA-256 pinned below, and its amalgamation made by
+# SQLite's own build (configure; make sqlite3.c: cc and tclsh).
+# Idempotent: does nothing when build/deb-src/sqlite3-amalgamation/sqlite3.c is there.
 set -euo pipefail
 
 version=3.40.1-2+deb12u2
 orig=sqlite3_3.40.1.orig.tar.xz
 orig_sha256=aaa776260ab4dc976db34aa7891819484c8676b5b2783123ebc6301e2ca5d655
-suite=bookworm
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-dest=$root/build/deb-src
+# shellcheck source=SCRIPTDIR/install/debian-source.sh
+source "$root/scripts/install/debian-source.sh"
+dest=$deb_src_dest
 out=$dest/sqlite3-amalgamation
 
 if [[ -f $out/sqlite3.c && -f $out/sqlite3.h ]]; then
@@ -24,38 +24,18 @@ if [[ -f $out/sqlite3.c && -f $out/sqlite3.h ]]; then
   exit 0
 fi
 
-for tool in apt-get dpkg-source cc make tclsh sha256sum; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "sqlite-source: $tool not found (Debian's apt, dpkg-dev, gcc, make, tcl)" >&2
-    exit 1
-  fi
-done
-
-mkdir -p "$dest"
-lists=$dest/apt
-mkdir -p "$lists/lists/partial"
-echo "deb-src http://deb.debian.org/debian $suite main" >"$lists/sources.list"
-apt=(apt-get -o "Dir::Etc::SourceList=$lists/sources.list" -o Dir::Etc::SourceParts=/dev/null
-  -o "Dir::State::Lists=$lists/lists" -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=)
-
-echo "sqlite-source: Debian's source package sqlite3=$version ($suite) into ${dest#"$root"/}"
-if ! "${apt[@]}" update --error-on=any; then
-  echo "sqlite-source: cannot fetch Debian's $suite source index from deb.debian.org" >&2
-  exit 1
-fi
+deb_src_tools sqlite-source "Debian's apt, dpkg-dev, gcc, make, tcl" apt-get dpkg-source cc make tclsh sha256sum
+deb_src_index sqlite-source "sqlite3=$version"
 work=$(mktemp -d "$dest/sqlite-fetch.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 # The exact version only: another SQLite than the native one would break the runtimes' parity.
-if ! "${apt[@]}" source "sqlite3=$version"; then
-  echo "sqlite-source: sqlite3=$version is not in $suite any more; pin the suite's current" \
+if ! deb_src_fetch "sqlite3=$version"; then
+  echo "sqlite-source: sqlite3=$version is not in $deb_src_suite any more; pin the suite's current" \
     "version here and in CMake's native check (the native SQLite must be the same)" >&2
   exit 1
 fi
-if ! echo "$orig_sha256  $orig" | sha256sum --check --status; then
-  echo "sqlite-source: $orig does not have the pinned SHA-256 $orig_sha256" >&2
-  exit 1
-fi
+deb_src_verify sqlite-source "$orig" "$orig_sha256"
 tree=$(find . -mindepth 1 -maxdepth 1 -type d -name 'sqlite3-*' | head -n 1)
 mkdir "$work/build"
 cd "$work/build"
