@@ -15,8 +15,11 @@ function seedModule() {
   return loading;
 }
 
-// Base64 as bytes, in every runtime (atob: Node >= 16, browsers, workers).
+// Base64 as bytes, natively where the runtime can (Uint8Array.fromBase64: current browsers;
+// Buffer: Node): a loop over 160 KB of characters costs a cold process 5-7 ms.
 function bytesOf(base64) {
+  if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(base64);
+  if (typeof globalThis.Buffer?.from === 'function') return new Uint8Array(globalThis.Buffer.from(base64, 'base64'));
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
