@@ -60,6 +60,23 @@ const char* answer_with(Runtime* runtime, const char* request, size_t size, cons
   return last_response.data();
 }
 
+service_emulator* create_service(const char* args, size_t size, double now_ms,
+                                 lq::emulator::first_state from) {
+  lq::emulator::set_now_ms(static_cast<int64_t>(now_ms));
+  lq::result<lq::service::options> parsed = lq::service::parse_options(arguments_of(args, size));
+  if (!parsed) {
+    last_error = parsed.err().message;
+    return nullptr;
+  }
+  if (!open_log(parsed->access_log)) return nullptr;
+  try {
+    return new service_emulator(*parsed, from);
+  } catch (const std::exception& e) {
+    last_error = e.what();
+    return nullptr;
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -73,19 +90,15 @@ EMSCRIPTEN_KEEPALIVE const char* lq_emulator_error() {
 /// fixture are refused.
 EMSCRIPTEN_KEEPALIVE service_emulator* lq_service_create(const char* args, size_t size,
                                                          double now_ms) {
-  lq::emulator::set_now_ms(static_cast<int64_t>(now_ms));
-  lq::result<lq::service::options> parsed = lq::service::parse_options(arguments_of(args, size));
-  if (!parsed) {
-    last_error = parsed.err().message;
-    return nullptr;
-  }
-  if (!open_log(parsed->access_log)) return nullptr;
-  try {
-    return new service_emulator(*parsed);
-  } catch (const std::exception& e) {
-    last_error = e.what();
-    return nullptr;
-  }
+  return create_service(args, size, now_ms, lq::emulator::first_state::fixture);
+}
+
+/// The service from loyalty_service's arguments (no --fixture) over the database file --db
+/// already holds: a seeded image (docs/emulator.md), copied there by the JS side and stamped at
+/// now; null (lq_emulator_error) when it is not one of this module's schema.
+EMSCRIPTEN_KEEPALIVE service_emulator* lq_service_create_seeded(const char* args, size_t size,
+                                                                double now_ms) {
+  return create_service(args, size, now_ms, lq::emulator::first_state::seeded_image);
 }
 
 /// The response bytes to one request from the client at address `peer` (valid until the next
@@ -136,6 +149,23 @@ EMSCRIPTEN_KEEPALIVE bool lq_emulator_write_file(const char* path, const char* d
   if (!file) return false;
   const bool written = std::fwrite(data, 1, size, file) == size;
   return std::fclose(file) == 0 && written;
+}
+
+/// The bytes of the file `path` of the module's memory file system (valid until
+/// lq_emulator_release); null when it cannot be read. The build reads a seeded image with it.
+EMSCRIPTEN_KEEPALIVE const char* lq_emulator_read_file(const char* path, size_t* size) {
+  std::FILE* file = std::fopen(path, "rb");
+  if (!file) return nullptr;
+  std::string bytes;
+  char buffer[65536];
+  size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof buffer, file)) > 0) bytes.append(buffer, got);
+  const bool failed = std::ferror(file) != 0;
+  std::fclose(file);
+  if (failed) return nullptr;
+  last_response = std::move(bytes);
+  *size = last_response.size();
+  return last_response.data();
 }
 
 /// Removes a database file of the module's memory file system and its -wal and -shm files.

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "domain/sandbox/fixture.hpp"
+#include "store/migrations.hpp"
 
 namespace lq::emulator {
 
@@ -23,7 +24,7 @@ service::open_basket_limits open_limits_of(const service::options& opts) {
 
 }  // namespace
 
-service_emulator::service_emulator(const service::options& opts)
+service_emulator::service_emulator(const service::options& opts, first_state from)
     : opts_(opts),
       clock_(opts.fixed_now),
       db_(opts.db_path),
@@ -34,7 +35,14 @@ service_emulator::service_emulator(const service::options& opts)
       server_(service::limits_of(opts).framing) {
   {
     auto lock = db_.lock();
-    if (opts.fixture_path) {
+    if (from == first_state::seeded_image) {
+      // Made by this module's own schema and seeding at build time (web/emulator/seeded_image.js
+      // matches the fixture's text): the migrations, the seeding and its validation are done.
+      if (opts.fixture_path || db_.opened_version() != service::kSchemaVersion) {
+        throw std::runtime_error("not a seeded image of this emulator's schema");
+      }
+      service::restamp_seeded_times(db_, format_rfc3339_ms(clock_.now()));
+    } else if (opts.fixture_path) {
       auto seeded =
           service::seed_from_fixture(db_, *opts.fixture_path, format_rfc3339_ms(clock_.now()));
       if (!seeded) throw std::runtime_error(seeded.err().message);

@@ -21,12 +21,18 @@
 
 namespace lq::emulator {
 
+/// What opts.db_path holds when a service_emulator opens it.
+enum class first_state {
+  fixture,       // nothing yet: seeded from opts.fixture_path, if any
+  seeded_image,  // a copy of a database this module seeded from a fixture (docs/emulator.md)
+};
+
 class service_emulator {
  public:
   /// Opens opts.db_path (a file of the module's in-memory file system), seeds it from
-  /// opts.fixture_path and installs the routes. Throws std::runtime_error saying why a fixture
-  /// does not load.
-  explicit service_emulator(const service::options& opts);
+  /// opts.fixture_path (or, from a seeded image, stamps the seeding's times at now) and installs
+  /// the routes. Throws std::runtime_error saying why a fixture or an image does not load.
+  explicit service_emulator(const service::options& opts, first_state from = first_state::fixture);
   service_emulator(const service_emulator&) = delete;
   service_emulator& operator=(const service_emulator&) = delete;
 

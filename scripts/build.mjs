@@ -136,7 +136,7 @@ export function buildWasm() {
 
 /**
  * The emulator's module (emulator/CMakeLists.txt) into web/dist/: loyalty_emulator.wasm and its
- * glue, minified. Its sources from Debian's source packages first: SQLite's amalgamation
+ * glue, minified, then the seeded image it makes of the demo fixture (emulator/seeded_image.mjs). Its sources from Debian's source packages first: SQLite's amalgamation
  * (scripts/sqlite-source.sh) and cpp-httplib's full header (scripts/httplib-source.sh).
  */
 export function buildEmulator() {
@@ -158,6 +158,8 @@ export function buildEmulator() {
     legalComments: 'none',
   });
   writeIfChanged(path.join(dist, 'loyalty_emulator.mjs'), Buffer.from(glue.code));
+  // The demo fixture's database as this module seeds it (web/dist/loyalty_emulator_seed.mjs).
+  run(process.execPath, ['emulator/seeded_image.mjs']);
 }
 
 function writeIfChanged(to, bytes) {

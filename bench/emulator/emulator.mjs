@@ -1,7 +1,8 @@
 // The emulator (docs/emulator.md) under the four figures of issue 37, each row [figure, measured,
 // target, ok]:
-// - its download: web/dist/loyalty_emulator.wasm, its glue and the emulator's own modules bundled
-//   and minified as a page would ship them, gzip -9 (target <= 600 KB; never in the base bundle);
+// - its download: web/dist/loyalty_emulator.wasm, its glue, the emulator's own modules bundled
+//   and minified as a page would ship them and the seeded image, gzip -9 (target <= 600 KB; never
+//   in the base bundle);
 // - the first answer after `import` in a fresh Node process: import the entry, createEmulator()
 //   with the demo fixture, one qualifying call (target <= 150 ms; the median of fresh processes);
 // - the same in a fresh Chromium page (target <= 400 ms);
@@ -63,10 +64,12 @@ function downloadRow() {
     wasm: readFileSync(path.join(root, 'web/dist/loyalty_emulator.wasm')),
     glue: readFileSync(path.join(root, 'web/dist/loyalty_emulator.mjs')),
     modules: Buffer.from(bundle.outputFiles[0].text),
+    // The demo fixture's seeded image, which createEmulator loads beside the module.
+    seed: readFileSync(path.join(root, 'web/dist/loyalty_emulator_seed.mjs')),
   };
   const sizes = Object.fromEntries(Object.entries(parts).map(([name, bytes]) => [name, gzipSync(bytes, { level: 9 }).length]));
-  const total = sizes.wasm + sizes.glue + sizes.modules;
-  return ['emulator download (gzip -9: wasm + glue + modules)', `${kb(total)} (wasm ${kb(sizes.wasm)}, glue ${kb(sizes.glue)}, modules ${kb(sizes.modules)})`, '<= 600 KB', total <= DOWNLOAD_TARGET];
+  const total = sizes.wasm + sizes.glue + sizes.modules + sizes.seed;
+  return ['emulator download (gzip -9: wasm + glue + modules + seeded image)', `${kb(total)} (wasm ${kb(sizes.wasm)}, glue ${kb(sizes.glue)}, modules ${kb(sizes.modules)}, seeded image ${kb(sizes.seed)})`, '<= 600 KB', total <= DOWNLOAD_TARGET];
 }
 
 // One fresh process: import, create, one qualifying answer; prints the milliseconds.

@@ -44,6 +44,10 @@ bool account_store::insert_reward(const reward_insert& row) {
       row.trigger_purchase_id);
 }
 
+void account_store::set_every_reward_created_at(const std::string& at) {
+  db_.prepare("UPDATE rewards SET created_at = ?").bind(1, at).run();
+}
+
 bool account_store::insert_points_product(const std::string& id, const std::string& merchant_id,
                                           const std::string& record) {
   return db_.insert_or_ignore(

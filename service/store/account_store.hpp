@@ -83,6 +83,8 @@ class account_store {
   bool insert_reward(const reward_insert& row);
   bool insert_points_product(const std::string& id, const std::string& merchant_id,
                              const std::string& record);
+  /// Sets every reward's created_at (a seeded database re-stamped: fixture.hpp).
+  void set_every_reward_created_at(const std::string& at);
   std::vector<user_row> users();
   std::vector<client_row> clients();
   std::vector<merchant_row> merchants();

@@ -8,6 +8,10 @@ bool sandbox_store::insert_card(const std::string& user_id, const card_row& row)
       row.number, row.registered_at);
 }
 
+void sandbox_store::set_every_card_registered_at(const std::string& at) {
+  db_.prepare("UPDATE user_cards SET registered_at = ?").bind(1, at).run();
+}
+
 std::vector<card_row> sandbox_store::cards_of(const std::string& user_id) {
   std::vector<card_row> rows;
   statement q =

@@ -22,6 +22,8 @@ class sandbox_store {
 
   // insert_*: true when inserted, false when a record with that key exists (seeding).
   bool insert_card(const std::string& user_id, const card_row& row);
+  /// Sets every card's registered_at (a seeded database re-stamped: fixture.hpp).
+  void set_every_card_registered_at(const std::string& at);
   /// The user's cards, in the order registered.
   std::vector<card_row> cards_of(const std::string& user_id);
   /// How many users of `user_id`'s merchant (it included) have registered this card number.

@@ -22,7 +22,7 @@ export function clockOption(now, caller) {
 
 // The C entry points of each kind (the repository's emulator/emulator_exports.cpp).
 const KINDS = {
-  service: { create: '_lq_service_create', answer: '_lq_service_answer', destroy: '_lq_service_destroy', file: 'loyalty' },
+  service: { create: '_lq_service_create', createSeeded: '_lq_service_create_seeded', answer: '_lq_service_answer', destroy: '_lq_service_destroy', file: 'loyalty' },
   hub: { create: '_lq_hub_create', answer: '_lq_hub_answer', destroy: '_lq_hub_destroy', file: 'hub' },
 };
 
@@ -32,6 +32,7 @@ export class EmulatedRuntime {
   #args;
   #secret;
   #files;
+  #image;
   #nowMs;
   #handle = 0;
   #generation = 0;
@@ -41,22 +42,24 @@ export class EmulatedRuntime {
   /**
    * Starts a runtime. kind: 'service' | 'hub'; args: the program's arguments without --db (a
    * database of the module's memory is added); secret: the hub's store key; files: { path:
-   * text } written into the module's memory first (a fixture), or a promise of them: read while
-   * the module loads.
+   * text } written into the module's memory first (a fixture); image: the service's database
+   * to start from instead, a seeded image (seeded_image.js) whose seeding times the module
+   * stamps at now. Each of args, files and image may be a promise: read while the module loads.
    */
-  static async start({ kind, args, secret = null, files = {}, nowMs, wasm, onLog }) {
-    const [module, written] = await Promise.all([instantiateEmulatorModule({ wasm, nowMs, onLog }), files]);
-    const runtime = new EmulatedRuntime(module, kind, args, secret, written, nowMs);
+  static async start({ kind, args, secret = null, files = {}, image = null, nowMs, wasm, onLog }) {
+    const [module, argList, written, bytes] = await Promise.all([instantiateEmulatorModule({ wasm, nowMs, onLog }), args, files, image]);
+    const runtime = new EmulatedRuntime(module, kind, argList, secret, written, bytes, nowMs);
     runtime.#open();
     return runtime;
   }
 
-  constructor(module, kind, args, secret, files, nowMs) {
+  constructor(module, kind, args, secret, files, image, nowMs) {
     this.#module = module;
     this.#kind = KINDS[kind];
     this.#args = args;
     this.#secret = secret;
     this.#files = files;
+    this.#image = image;
     this.#nowMs = nowMs;
   }
 
@@ -88,7 +91,7 @@ export class EmulatedRuntime {
     });
   }
 
-  /** Back to the start: a fresh database, seeded again. */
+  /** Back to the start: a fresh database, seeded again (or copied again from the seeded image). */
   async reset() {
     this.#checkOpen();
     this.#destroy();
@@ -109,21 +112,25 @@ export class EmulatedRuntime {
 
   #open() {
     const m = this.#module;
-    for (const [path, text] of Object.entries(this.#files)) {
-      this.#withBytes([encoder.encode(`${path}\0`), encoder.encode(text)], ([at, , data, size]) => {
-        if (!m._lq_emulator_write_file(at, data, size)) throw new Error(`emulator: cannot write ${path}`);
-      });
-    }
+    for (const [path, text] of Object.entries(this.#files)) this.#writeFile(path, encoder.encode(text));
     this.#generation += 1;
     this.#database = `/${this.#kind.file}-${this.#generation}.db`;
+    if (this.#image !== null) this.#writeFile(this.#database, this.#image);
     const args = encoder.encode([...this.#args, '--db', this.#database].join('\0'));
     const extra = this.#secret === null ? [] : [encoder.encode(`${this.#secret}\0`)];
+    const create = this.#image === null ? this.#kind.create : this.#kind.createSeeded;
     this.#handle = this.#withBytes([args, ...extra], ([at, size, key]) =>
       this.#secret === null
-        ? m[this.#kind.create](at, size, this.#nowMs())
-        : m[this.#kind.create](at, size, key, this.#nowMs()),
+        ? m[create](at, size, this.#nowMs())
+        : m[create](at, size, key, this.#nowMs()),
     );
     if (this.#handle === 0) throw new Error(this.#lastError());
+  }
+
+  #writeFile(path, bytes) {
+    this.#withBytes([encoder.encode(`${path}\0`), bytes], ([at, , data, size]) => {
+      if (!this.#module._lq_emulator_write_file(at, data, size)) throw new Error(`emulator: cannot write ${path}`);
+    });
   }
 
   #destroy() {

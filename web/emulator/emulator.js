@@ -5,6 +5,7 @@
 import { serviceArguments } from './service_options.js';
 import { EmulatedRuntime, clockOption } from './emulated_runtime.js';
 import { fixtureText } from './fixture_text.js';
+import { seededImage } from './seeded_image.js';
 
 const FIXTURE_FILE = '/fixture.json';
 
@@ -31,11 +32,15 @@ export async function createEmulator(options = {}) {
   const onLog = onLogOption(options.onLog, caller);
   const { args } = serviceArguments({ mode, processingDelay, accessLog: options.accessLog ?? 'off' }, { caller });
   const nowMs = clockOption(now, caller);
-  const text = await fixtureText(fixture, caller);
+  // Both read while the module loads. The package's own module starts from the database it
+  // seeded of this fixture at build time when it made one (seeded_image.js), else seeds it.
+  const text = fixtureText(fixture, caller);
+  const image = wasm === undefined ? seededImage(text) : Promise.resolve(null);
   return EmulatedRuntime.start({
     kind: 'service',
-    args: [...args, '--fixture', FIXTURE_FILE],
-    files: { [FIXTURE_FILE]: text },
+    args: image.then((seeded) => (seeded === null ? [...args, '--fixture', FIXTURE_FILE] : args)),
+    files: Promise.all([text, image]).then(([json, seeded]) => (seeded === null ? { [FIXTURE_FILE]: json } : {})),
+    image,
     nowMs,
     wasm,
     onLog,

@@ -196,6 +196,7 @@ class seeder {
       if (!digits || test_card_family(*digits) == nullptr) {
         throw invalid_fixture{card_number_problem(entry)};
       }
+      // now_: restamp_seeded_times writes it again in a copied database.
       count(db_.insert_card(row.id, card_row{*digits, now_}));
     }
   }
@@ -247,7 +248,7 @@ class seeder {
     record["merchant_id"] = row.merchant_id;
     record["state"] = row.state;
     row.record = record.dump();
-    row.created_at = now_;
+    row.created_at = now_;  // restamp_seeded_times writes it again in a copied database
     count(db_.insert_reward(row));
   }
 
@@ -289,6 +290,13 @@ result<seed_summary> seed_from_fixture(store& db, const std::string& fixture_pat
   } catch (const invalid_fixture& e) {
     return error{422, "fixture " + fixture_path + ": " + e.message};
   }
+}
+
+void restamp_seeded_times(store& db, const std::string& now_text) {
+  transaction tx(db.db());
+  db.set_every_reward_created_at(now_text);
+  db.set_every_card_registered_at(now_text);
+  tx.commit();
 }
 
 }  // namespace lq::service

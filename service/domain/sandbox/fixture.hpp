@@ -20,4 +20,10 @@ struct seed_summary {
 result<seed_summary> seed_from_fixture(store& db, const std::string& fixture_path,
                                        const std::string& now_text);
 
+/// Writes `now_text` where seed_from_fixture writes the time it seeds at (every reward's
+/// created_at, every card's registered_at), in one transaction: a copy of a database seeded at
+/// another instant, and changed by nothing since, then holds what seeding it at `now_text` would
+/// (the emulator's seeded image, docs/emulator.md). The caller holds db.lock().
+void restamp_seeded_times(store& db, const std::string& now_text);
+
 }  // namespace lq::service
