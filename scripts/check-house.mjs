@@ -65,7 +65,6 @@ export const CPP_FOLDERS = ['src', 'include', 'front', 'service', 'hub', 'emulat
 export const LONG_FILES_TO_SPLIT = {
   'front/http/guarded_server.cpp': 'issue 36 item 2: the guarded server by concern',
   'front/http/request_framing.cpp': 'issue 36 item 2: request framing by concern',
-  'service/domain/sandbox/sandbox.cpp': 'issue 36 item 2: the sandbox by concern',
 };
 
 function relative(root, file) {

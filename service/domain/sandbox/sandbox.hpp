@@ -1,6 +1,8 @@
 // The consumer API's sandbox operations (API spec 2.6, 2.7, 4.2-4.5): grant a campaign's reward,
 // simulate a purchase that lands after the processing delay, list purchases and rewards. Each
-// acts for the user of the access token, at that user's merchant.
+// acts for the user of the access token, at that user's merchant. Defined by concern: the rewards
+// in reward_grants.cpp, the purchases in simulated_purchases.cpp, the emulator's card helpers in
+// registered_cards.cpp (what their requests read alike: sandbox_request.hpp).
 #pragma once
 
 #include <cstddef>
