@@ -4,6 +4,8 @@
 #include <cstring>
 #include <utility>
 
+#include "front/http/framing/chunked_decoder.hpp"
+#include "front/http/framing/reason_phrase.hpp"
 #include "lq/render.hpp"
 
 namespace lq::emulator {

@@ -1,7 +1,8 @@
 // The native front's request path without a socket: an HTTP/1.1 request as bytes in, the response
-// as bytes out. The request passes the same framing checks (http/request_framing.hpp) and reaches
-// the same httplib routing and handlers that guarded_server.hpp gives a socket's requests, so the
-// service's and the hub's routes answer the emulator with the same code, status and bytes.
+// as bytes out. The request passes the same framing checks (front/http/framing/request_framing.hpp)
+// and reaches the same httplib routing and handlers that front/http/connection/guarded_server.hpp
+// gives a socket's requests, so the service's and the hub's routes answer the emulator with the
+// same code, status and bytes.
 #pragma once
 
 #include <string>
@@ -9,7 +10,7 @@
 
 #include <httplib.h>
 
-#include "front/http/request_framing.hpp"
+#include "front/http/framing/request_framing.hpp"
 
 namespace lq::emulator {
 

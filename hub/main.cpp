@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "front/http/access_log.hpp"
+#include "front/http/connection/guarded_server.hpp"
 #include "front/http/foreground_server.hpp"
-#include "front/http/guarded_server.hpp"
 #include "front/store/sqlite.hpp"
 #include "front/store/throwaway_database.hpp"
 #include "hub/domain/claim_service.hpp"

@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "front/http/guarded_server.hpp"
+#include "front/http/connection/guarded_server.hpp"
 
 namespace lq::service {
 

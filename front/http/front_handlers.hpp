@@ -1,5 +1,5 @@
-// What every server behind the hardened front (guarded_server.hpp) answers the same way, the
-// loyalty service's and the store hub's: socket options, the error body of every failure that
+// What every server behind the hardened front (connection/guarded_server.hpp) answers the same way,
+// the loyalty service's and the store hub's: socket options, the error body of every failure that
 // no route answers (404, 413, a malformed request), a database failure as 500/503/507, the access
 // log, the CORS headers of the origins the operator listed (cors_policy.hpp; a preflight is
 // answered before any gate), and an optional gate every request passes before routing (the hub's

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "front/http/connection/connection_limits.hpp"
 #include "front/http/cors_policy.hpp"
-#include "front/http/guarded_server.hpp"
 #include "lq/result.hpp"
 
 namespace lq::service {

@@ -6,7 +6,8 @@
 //   POST /hub/claims/release  the order was refused or billed without the offer (200; 404; 409)
 //   GET  /hub/claims?merchant_id=M&user_id=U   the guest's claims that hold, and their points
 //   GET  /hub/health          the hub answers, with its clock and claim TTL
-// Framing, caps, deadlines and connection slots are the front's (guarded_server.hpp).
+// Framing, caps, deadlines and connection slots are the front's
+// (front/http/connection/guarded_server.hpp).
 #pragma once
 
 #include <string>

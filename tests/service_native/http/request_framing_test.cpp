@@ -1,4 +1,4 @@
-// Request framing (front/http/request_framing.*): where a head ends, which heads pass and what
+// Request framing (front/http/framing/): where a head ends, which heads pass and what
 // status the others get, and chunked bodies decoded as their bytes arrive.
 #include <catch2/catch.hpp>
 
@@ -6,7 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include "front/http/request_framing.hpp"
+#include "front/http/framing/chunked_decoder.hpp"
+#include "front/http/framing/reason_phrase.hpp"
+#include "front/http/framing/request_framing.hpp"
 
 namespace {
 
