@@ -16,14 +16,14 @@ namespace lq::emulator {
 
 class memory_server : public httplib::Server {
  public:
-  explicit memory_server(const service::framing_limits& limits = {});
+  explicit memory_server(const front::framing_limits& limits = {});
 
   /// The response to one whole request (head and body, framed by Content-Length or chunked)
   /// from the client at address `peer`.
   std::string answer(std::string_view request, std::string peer);
 
  private:
-  service::framing_limits limits_;
+  front::framing_limits limits_;
 };
 
 }  // namespace lq::emulator

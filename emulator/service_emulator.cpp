@@ -31,7 +31,7 @@ service_emulator::service_emulator(const service::options& opts)
       accrual_(db_, accounts_, opts.mode == service::service_mode::sandbox),
       baskets_(db_, accounts_, clock_, opts.effective_processing_delay_ms(), window_of(opts),
                open_limits_of(opts), [this] { purchase_queued_ = true; }),
-      server_(service::limits_of(opts).framing) {
+      server_(front::limits_of(opts).framing) {
   {
     auto lock = db_.lock();
     if (opts.fixture_path) {
@@ -62,7 +62,7 @@ service_emulator::service_emulator(const service::options& opts)
 }
 
 void service_emulator::land_due_purchases() {
-  if (!purchase_queued_ && (!next_due_ms_ || service::service_clock::wall_ms() < *next_due_ms_)) {
+  if (!purchase_queued_ && (!next_due_ms_ || front::service_clock::wall_ms() < *next_due_ms_)) {
     return;
   }
   purchase_queued_ = false;

@@ -10,7 +10,7 @@
 #include "front/http/access_log.hpp"
 #include "front/http/http_messages.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 namespace {
 
@@ -154,4 +154,4 @@ void install_front_handlers(httplib::Server& server, const cors_policy& cors,
   server.set_logger(log_request);
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -14,7 +14,7 @@
 #include "front/store/sqlite.hpp"
 #include "lq/qualifier.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 /// Decides before routing: true lets the request on to its route; false means it answered
 /// `res` itself (e.g. a 401).
@@ -29,4 +29,4 @@ void install_front_handlers(httplib::Server& server, const cors_policy& cors,
 /// disk is full, 503 when the file was replaced, else 500.
 error database_failure(const database_error& e);
 
-}  // namespace lq::service
+}  // namespace lq::front

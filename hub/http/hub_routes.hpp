@@ -22,7 +22,7 @@ namespace lq::hub {
 struct hub_context {
   claim_service& claims;
   std::string store_key;
-  service::cors_policy cors;  // the origins whose pages may call it (--cors-origin)
+  front::cors_policy cors;  // the origins whose pages may call it (--cors-origin)
 };
 
 /// Installs the routes, the store-key gate, the error bodies and the access log on `server`.

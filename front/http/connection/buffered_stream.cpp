@@ -10,7 +10,7 @@
 
 #include "front/http/connection/socket_io.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 bool buffered_stream::is_writable() const {
   return socket_io::wait_for(sock_, POLLOUT, write_timeout_ms_) > 0;
@@ -46,4 +46,4 @@ void buffered_stream::get_local_ip_and_port(std::string& ip, int& port) const {
   ip = text;
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

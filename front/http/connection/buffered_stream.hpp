@@ -7,7 +7,7 @@
 
 #include <httplib.h>
 
-namespace lq::service {
+namespace lq::front {
 
 // One canonical request, already received whole, for httplib to parse; the response goes
 // straight to the socket.
@@ -31,4 +31,4 @@ class buffered_stream : public httplib::Stream {
   int write_timeout_ms_;
 };
 
-}  // namespace lq::service
+}  // namespace lq::front

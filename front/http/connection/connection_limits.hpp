@@ -6,7 +6,7 @@
 
 #include "front/http/framing/request_framing.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 struct connection_limits {
   framing_limits framing;
@@ -25,4 +25,4 @@ enum class refusal { connection_limit, peer_limit };
 /// The worker count in force for `limits` (its own, else 4 x hardware threads, at least 4).
 size_t worker_count(const connection_limits& limits);
 
-}  // namespace lq::service
+}  // namespace lq::front

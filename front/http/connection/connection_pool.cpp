@@ -7,7 +7,7 @@
 
 #include "front/http/connection/socket_io.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 namespace {
 
@@ -98,4 +98,4 @@ void connection_pool::reject_loop() {
       [](const connection&) {});
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

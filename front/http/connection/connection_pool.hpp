@@ -16,7 +16,7 @@
 
 #include "front/http/connection/connection_limits.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 // Connection threads: one per admitted connection (they mostly wait on their socket), created on
 // demand up to the cap and kept. A connection beyond the cap, or beyond its peer's share, goes to
@@ -67,4 +67,4 @@ class connection_pool : public httplib::TaskQueue {
   bool stopping_ = false;
 };
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -19,7 +19,7 @@
 #include "lq/qualifier.hpp"
 #include "lq/render.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 using socket_io::clock_type;
 using socket_io::linger_and_close;
@@ -244,4 +244,4 @@ void guarded_server::serve_connection(socket_t sock) {
   linger_and_close(sock, client_done ? 0 : 100);
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

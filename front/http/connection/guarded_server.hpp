@@ -12,7 +12,7 @@
 #include "front/http/connection/connection_limits.hpp"
 #include "front/http/connection/request_gate.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 class guarded_server : public httplib::Server {
  public:
@@ -32,4 +32,4 @@ class guarded_server : public httplib::Server {
   httplib::TaskQueue* pool_ = nullptr;  // the current listen's connection pool
 };
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -1,6 +1,6 @@
 #include "front/http/connection/request_gate.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 void request_gate::acquire() {
   std::unique_lock<std::mutex> lock(mutex_);
@@ -25,4 +25,4 @@ void request_gate::release() {
   next->granted_cv.notify_one();
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -7,7 +7,7 @@
 #include <deque>
 #include <mutex>
 
-namespace lq::service {
+namespace lq::front {
 
 /// At most `slots` holders at once, granted strictly in arrival order (a fair queue keeps the
 /// tail latency close to the median when more requests wait than there are workers).
@@ -27,4 +27,4 @@ class request_gate {
   std::deque<waiter*> waiting_;
 };
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -11,7 +11,7 @@
 
 #include "front/http/peer_address.hpp"
 
-namespace lq::service::socket_io {
+namespace lq::front::socket_io {
 
 int wait_for(socket_t sock, short events, int timeout_ms) {
   pollfd entry{sock, events, 0};
@@ -94,4 +94,4 @@ ssize_t receive(socket_t sock, std::string& buffer, int timeout_ms) {
   return got < 0 ? -2 : got;
 }
 
-}  // namespace lq::service::socket_io
+}  // namespace lq::front::socket_io

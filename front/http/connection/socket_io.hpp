@@ -9,7 +9,7 @@
 
 #include <httplib.h>
 
-namespace lq::service::socket_io {
+namespace lq::front::socket_io {
 
 using clock_type = std::chrono::steady_clock;
 
@@ -36,4 +36,4 @@ void linger_and_close(socket_t sock, int linger_ms);
 /// <0 on a timeout or error.
 ssize_t receive(socket_t sock, std::string& buffer, int timeout_ms);
 
-}  // namespace lq::service::socket_io
+}  // namespace lq::front::socket_io

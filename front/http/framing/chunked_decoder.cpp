@@ -4,7 +4,7 @@
 
 #include "front/http/framing/field_syntax.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 using field_syntax::lower;
 using field_syntax::trim;
@@ -96,4 +96,4 @@ result<bool> chunked_decoder::feed(std::string_view input, size_t& consumed) {
   return stage_ == stage::done;
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

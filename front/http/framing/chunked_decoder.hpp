@@ -10,7 +10,7 @@
 #include "front/http/framing/request_framing.hpp"
 #include "lq/result.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 /// Incremental chunked decoding with the body limit on decoded bytes and the head limit on
 /// chunk lines and trailers.
@@ -33,4 +33,4 @@ class chunked_decoder {
   std::string body_;
 };
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -1,6 +1,6 @@
 #include "front/http/framing/field_syntax.hpp"
 
-namespace lq::service::field_syntax {
+namespace lq::front::field_syntax {
 
 bool is_token_char(unsigned char c) {
   if (c >= '0' && c <= '9') return true;
@@ -45,4 +45,4 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
-}  // namespace lq::service::field_syntax
+}  // namespace lq::front::field_syntax

@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-namespace lq::service::field_syntax {
+namespace lq::front::field_syntax {
 
 /// A character of a token (a method, a field name): RFC 9110 5.6.2's tchar.
 bool is_token_char(unsigned char c);
@@ -18,4 +18,4 @@ bool same_name(std::string_view a, std::string_view b);
 /// `text` without leading and trailing spaces and tabs (RFC 9110 5.6.3's OWS).
 std::string_view trim(std::string_view text);
 
-}  // namespace lq::service::field_syntax
+}  // namespace lq::front::field_syntax

@@ -1,6 +1,6 @@
 #include "front/http/framing/reason_phrase.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 const char* reason_phrase_of(int status) {
   switch (status) {
@@ -35,4 +35,4 @@ const char* reason_phrase_of(int status) {
   }
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

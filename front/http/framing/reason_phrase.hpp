@@ -2,9 +2,9 @@
 // of the connection layer, the emulator's framing errors).
 #pragma once
 
-namespace lq::service {
+namespace lq::front {
 
 /// The status line's reason phrase for the statuses the service sends ("Error" for others).
 const char* reason_phrase_of(int status);
 
-}  // namespace lq::service
+}  // namespace lq::front

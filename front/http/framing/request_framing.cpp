@@ -4,7 +4,7 @@
 
 #include "front/http/framing/field_syntax.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 using field_syntax::is_token_char;
 using field_syntax::same_name;
@@ -214,4 +214,4 @@ result<request_head> parse_request_head(std::string_view head, const framing_lim
   return out;
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

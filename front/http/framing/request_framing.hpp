@@ -13,7 +13,7 @@
 
 #include "lq/result.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 struct framing_limits {
   size_t max_body_bytes = size_t{1} << 20;    // 413
@@ -46,4 +46,4 @@ result<request_head> parse_request_head(std::string_view head, const framing_lim
 /// 413: a body (declared, or decoded so far) larger than the limit.
 error body_too_large(const framing_limits& limits);
 
-}  // namespace lq::service
+}  // namespace lq::front

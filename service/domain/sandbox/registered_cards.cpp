@@ -41,7 +41,7 @@ result<std::string> sandbox_service::register_card(const caller& who, std::strin
   const std::string now_text = format_rfc3339_ms(clock_.now());
   {
     auto lock = db_.lock();
-    transaction tx(db_.db());
+    front::transaction tx(db_.db());
     if (replace) db_.delete_cards_of(who.user_id);
     db_.insert_card(who.user_id, card_row{*digits, now_text});
     tx.commit();

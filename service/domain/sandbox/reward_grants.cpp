@@ -89,7 +89,7 @@ result<std::string> sandbox_service::grant(const caller& who, std::string_view b
       // The sandbox's silent failure: the answer of an activated reward, nothing issued.
       record = withheld_campaign_reward(*campaign, who.user_id);
     } else {
-      transaction tx(db_.db());
+      front::transaction tx(db_.db());
       record = issue_campaign_reward(db_, *campaign, who.user_id, now_text, std::nullopt);
       tx.commit();
     }

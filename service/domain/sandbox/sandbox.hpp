@@ -40,7 +40,7 @@ struct reward_filters {
 
 class sandbox_service {
  public:
-  sandbox_service(store& db, account_cache& accounts, const service_clock& clock,
+  sandbox_service(store& db, account_cache& accounts, const front::service_clock& clock,
                   int64_t processing_delay_ms, std::function<void()> purchase_queued)
       : db_(db),
         accounts_(accounts),
@@ -68,7 +68,7 @@ class sandbox_service {
  private:
   store& db_;
   account_cache& accounts_;
-  const service_clock& clock_;
+  const front::service_clock& clock_;
   int64_t processing_delay_ms_;
   std::function<void()> purchase_queued_;
 };

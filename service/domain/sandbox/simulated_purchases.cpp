@@ -132,7 +132,7 @@ result<int64_t> sandbox_service::simulate_purchase(const caller& who, std::strin
             400, "purchase.location_id " + *location_id + " names no location of " + merchant->id};
       }
     }
-    transaction tx(db_.db());  // the bound and the insert see the same balance
+    front::transaction tx(db_.db());  // the bound and the insert see the same balance
     result<int64_t> recorded = record_purchase(db_, *merchant, entry, processing_delay_ms_);
     if (!recorded) return recorded.err();
     id = *recorded;

@@ -12,12 +12,12 @@
 
 namespace {
 
-using lq::service::chunked_decoder;
-using lq::service::find_head_end;
-using lq::service::framing_limits;
-using lq::service::parse_request_head;
-using lq::service::reason_phrase_of;
-using lq::service::request_head;
+using lq::front::chunked_decoder;
+using lq::front::find_head_end;
+using lq::front::framing_limits;
+using lq::front::parse_request_head;
+using lq::front::reason_phrase_of;
+using lq::front::request_head;
 
 const framing_limits kLimits;
 
