@@ -39,7 +39,7 @@ std::vector<std::string> arguments_of(const char* packed, size_t size) {
 // The access log as the options say ("off", or "-": the module's stderr), as main() opens it.
 bool open_log(const std::string& where) {
   std::string problem;
-  if (lq::service::open_access_log(where, problem)) return true;
+  if (lq::front::open_access_log(where, problem)) return true;
   last_error = problem;
   return false;
 }

@@ -7,7 +7,7 @@ namespace lq::emulator {
 namespace {
 
 // The writer connection, migrated before the reader opens the file (as hub/main.cpp does).
-service::database& migrated(service::database& writer) {
+front::database& migrated(front::database& writer) {
   writer.quick_check();
   hub::migrate_hub(writer);
   return writer;
@@ -20,7 +20,7 @@ hub_emulator::hub_emulator(const hub::hub_options& opts)
       reader_((migrated(writer_), opts.db_path)),
       claims_(writer_, reader_, opts.claim_ttl_ms),
       context_{claims_, opts.store_key, opts.cors},
-      server_(service::limits_of(opts).framing) {
+      server_(front::limits_of(opts).framing) {
   hub::install_hub_routes(server_, context_);
 }
 

@@ -29,8 +29,8 @@ class hub_emulator {
   }
 
  private:
-  service::database writer_;
-  service::database reader_;
+  front::database writer_;
+  front::database reader_;
   hub::claim_service claims_;
   hub::hub_context context_;
   memory_server server_;

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <utility>
 
+#include "front/http/framing/chunked_decoder.hpp"
+#include "front/http/framing/reason_phrase.hpp"
 #include "lq/render.hpp"
 
 namespace lq::emulator {
@@ -53,29 +55,29 @@ class memory_stream : public httplib::Stream {
 // error body, then the connection closes).
 std::string framing_error(const error& e) {
   const std::string body = render_error(e);
-  return "HTTP/1.1 " + std::to_string(e.code) + " " + service::reason_phrase_of(e.code) +
+  return "HTTP/1.1 " + std::to_string(e.code) + " " + front::reason_phrase_of(e.code) +
          "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
          "\r\nConnection: close\r\n\r\n" + body;
 }
 
 }  // namespace
 
-memory_server::memory_server(const service::framing_limits& limits) : limits_(limits) {
+memory_server::memory_server(const front::framing_limits& limits) : limits_(limits) {
   set_payload_max_length(limits_.max_body_bytes);
 }
 
 std::string memory_server::answer(std::string_view request, std::string peer) {
-  result<std::optional<size_t>> found = service::find_head_end(request, limits_);
+  result<std::optional<size_t>> found = front::find_head_end(request, limits_);
   if (!found) return framing_error(found.err());
   if (!found->has_value()) return framing_error(error{400, "the request head is incomplete"});
   const size_t head_end = **found;
-  result<service::request_head> head =
-      service::parse_request_head(request.substr(0, head_end), limits_);
+  result<front::request_head> head =
+      front::parse_request_head(request.substr(0, head_end), limits_);
   if (!head) return framing_error(head.err());
 
   std::string body;
   if (head->chunked) {
-    service::chunked_decoder decoder(limits_);
+    front::chunked_decoder decoder(limits_);
     size_t consumed = head_end;
     result<bool> complete = decoder.feed(request, consumed);
     if (!complete) return framing_error(complete.err());

@@ -32,7 +32,7 @@ service_emulator::service_emulator(const service::options& opts, first_state fro
       accrual_(db_, accounts_, opts.mode == service::service_mode::sandbox),
       baskets_(db_, accounts_, clock_, opts.effective_processing_delay_ms(), window_of(opts),
                open_limits_of(opts), [this] { purchase_queued_ = true; }),
-      server_(service::limits_of(opts).framing) {
+      server_(front::limits_of(opts).framing) {
   {
     auto lock = db_.lock();
     if (from == first_state::seeded_image) {
@@ -70,7 +70,7 @@ service_emulator::service_emulator(const service::options& opts, first_state fro
 }
 
 void service_emulator::land_due_purchases() {
-  if (!purchase_queued_ && (!next_due_ms_ || service::service_clock::wall_ms() < *next_due_ms_)) {
+  if (!purchase_queued_ && (!next_due_ms_ || front::service_clock::wall_ms() < *next_due_ms_)) {
     return;
   }
   purchase_queued_ = false;

@@ -48,7 +48,7 @@ class service_emulator {
   bool purchase_queued_ = true;         // look at the start: the database may hold some
   std::optional<int64_t> next_due_ms_;  // the earliest pending purchase's due time
   service::options opts_;
-  service::service_clock clock_;
+  front::service_clock clock_;
   service::store db_;
   service::credentials auth_;
   service::account_cache accounts_;

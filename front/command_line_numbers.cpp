@@ -1,6 +1,6 @@
 #include "front/command_line_numbers.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 namespace {
 
@@ -94,4 +94,4 @@ std::string describe_duration(int64_t ms) {
   return std::to_string(seconds) + " second" + (seconds == 1 ? "" : "s");
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

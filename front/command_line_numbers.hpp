@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-namespace lq::service {
+namespace lq::front {
 
 /// A decimal integer from 0 to 65535 (a port, or a count checked further by the caller).
 std::optional<int> parse_port(const std::string& text);
@@ -21,4 +21,4 @@ std::optional<int64_t> parse_duration_ms(const std::string& text);
 /// `7 days`, `36 hours`, `90 minutes`, `45 seconds`: the largest whole unit.
 std::string describe_duration(int64_t ms);
 
-}  // namespace lq::service
+}  // namespace lq::front

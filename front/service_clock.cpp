@@ -4,7 +4,7 @@
 
 #include "lq/time/instant.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 instant service_clock::now() const {
   return fixed_ ? *fixed_ : instant_from_unix_ms(wall_ms());
@@ -15,4 +15,4 @@ int64_t service_clock::wall_ms() {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -7,7 +7,7 @@
 
 #include "lq/time/instant.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 class service_clock {
  public:
@@ -22,4 +22,4 @@ class service_clock {
   std::optional<instant> fixed_;
 };
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -53,9 +53,9 @@ result<hub_options> parse_hub_options(const std::vector<std::string>& args,
     if (name.rfind("--", 0) != 0) return bad("unexpected argument: " + name);
     if (i + 1 >= args.size()) return bad(name + " needs a value");
     const std::string& value = args[++i];
-    result<bool> front = service::read_front_option(name, value, parsed);
-    if (!front) return front.err();
-    if (*front) continue;
+    result<bool> front_option = front::read_front_option(name, value, parsed);
+    if (!front_option) return front_option.err();
+    if (*front_option) continue;
     if (name == "--store-key" || name == "--store-key-file") {
       if (!parsed.store_key.empty()) {
         return bad("give the store key once: --store-key-file FILE or LQ_HUB_STORE_KEY");
@@ -77,7 +77,7 @@ result<hub_options> parse_hub_options(const std::vector<std::string>& args,
         parsed.store_key = value;
       }
     } else if (name == "--claim-ttl") {
-      std::optional<int64_t> ttl = service::parse_duration_ms(value);
+      std::optional<int64_t> ttl = front::parse_duration_ms(value);
       if (!ttl || *ttl > kMaxClaimTtlMs) {
         return bad("--claim-ttl must be a duration such as 7d, 36h, 90m or 600s (1 s to 366 d)");
       }
@@ -86,7 +86,7 @@ result<hub_options> parse_hub_options(const std::vector<std::string>& args,
       return bad("unknown option: " + name);
     }
   }
-  if (std::optional<error> missing = service::missing_front_option(parsed)) return *missing;
+  if (std::optional<error> missing = front::missing_front_option(parsed)) return *missing;
   if (parsed.store_key.empty() && environment_key != nullptr && *environment_key != '\0') {
     if (std::optional<std::string> problem =
             store_key_problem(environment_key, "LQ_HUB_STORE_KEY")) {

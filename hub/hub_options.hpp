@@ -20,7 +20,7 @@ namespace lq::hub {
 
 /// The HTTP front's options (front_options: host, port, database, access log, caps) and the
 /// hub's own.
-struct hub_options : service::front_options {
+struct hub_options : front::front_options {
   /// Requests handled at once: a hub's requests mostly wait for a commit, so more than the
   /// service's default.
   hub_options() { workers = 64; }

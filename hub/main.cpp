@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "front/http/access_log.hpp"
+#include "front/http/connection/guarded_server.hpp"
 #include "front/http/foreground_server.hpp"
-#include "front/http/guarded_server.hpp"
 #include "front/store/sqlite.hpp"
 #include "front/store/throwaway_database.hpp"
 #include "hub/domain/claim_service.hpp"
@@ -20,17 +20,17 @@
 namespace {
 
 using namespace lq::hub;
-namespace service = lq::service;
+namespace front = lq::front;
 
 int serve(const hub_options& opts) {
-  if (!service::prepare_foreground_process()) {
+  if (!front::prepare_foreground_process()) {
     std::fprintf(stderr, "loyalty_hub: the process that started it has ended\n");
     return 1;
   }
-  std::optional<service::throwaway_database> scratch;
+  std::optional<front::throwaway_database> scratch;
   if (opts.db_path == ":memory:") scratch.emplace("loyalty_hub", "hub.db");
   const std::string db_path = scratch ? scratch->file() : opts.db_path;
-  service::database writer(db_path);
+  front::database writer(db_path);
   writer.quick_check();
   if (migrate_hub(writer) == 0) {
     // Named as the command line named it; a throwaway one also says where it is.
@@ -44,21 +44,21 @@ int serve(const hub_options& opts) {
                    kHubSchemaVersion);
     }
   }
-  service::database reader(db_path);
+  front::database reader(db_path);
   claim_service claims(writer, reader, opts.claim_ttl_ms);
 
   std::string log_problem;
-  if (!service::open_access_log(opts.access_log, log_problem)) {
+  if (!front::open_access_log(opts.access_log, log_problem)) {
     std::fprintf(stderr, "loyalty_hub: %s\n", log_problem.c_str());
     return 1;
   }
-  const service::connection_limits limits = service::limits_of(opts);
-  service::guarded_server server(limits);
+  const front::connection_limits limits = front::limits_of(opts);
+  front::guarded_server server(limits);
   const hub_context context{claims, opts.store_key, opts.cors};
   install_hub_routes(server, context);
 
   bool served = false;
-  const int status = service::serve_in_foreground(
+  const int status = front::serve_in_foreground(
       server, opts.host, opts.port, "loyalty_hub", [&](const std::string& url) {
         served = true;
         if (opts.expose_on_network) {
@@ -72,7 +72,7 @@ int serve(const hub_options& opts) {
                      "loyalty_hub: listening on %s (claim TTL %lld ms, %zu workers, at most %zu "
                      "connections, %zu per client)\n",
                      url.c_str(), static_cast<long long>(opts.claim_ttl_ms),
-                     service::worker_count(limits), limits.max_connections,
+                     front::worker_count(limits), limits.max_connections,
                      limits.max_connections_per_peer);
       });
   if (served) std::fprintf(stderr, "loyalty_hub: stopped\n");

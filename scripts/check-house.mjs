@@ -3,8 +3,7 @@
 //   - module length: no .js/.mjs module of web/ or kiosk/ over 400 lines (build output aside:
 //     web/dist/, web/index.node.mjs and kiosk/page/dist/), no .d.ts of web/ either, and no C++
 //     unit of the product (a .cpp with its .hpp beside it, or with its include/lq/ header for
-//     src/) over 400 lines together; tests aside, and the files of LONG_FILES_TO_SPLIT, each
-//     named with the issue that splits it (an entry that is no longer over is a breach too);
+//     src/) over 400 lines together; tests aside;
 //   - one declaration per type: every name exported by web/**/*.d.ts is declared once (an
 //     interface declared twice merges silently; a second name for one shape drifts);
 //   - types beside their modules: no .d.ts in a folder of web/ imports web/index (the folder that
@@ -59,17 +58,6 @@ export function longModules(dirs, { max = MAX_MODULE_LINES, skip = [] } = {}) {
 
 /** The C++ of the product, by folder (tests/ aside: a test file is a list of cases). */
 export const CPP_FOLDERS = ['src', 'include', 'front', 'service', 'hub', 'emulator', 'wasm', 'bench'];
-
-/**
- * Files over the limit today that another change splits: repository path -> why it may wait.
- * Temporary: each entry goes with the change it names (an entry no longer over the limit fails).
- */
-export const LONG_FILES_TO_SPLIT = {
-  'front/http/guarded_server.cpp': 'issue 36 item 2: the guarded server by concern',
-  'front/http/request_framing.cpp': 'issue 36 item 2: request framing by concern',
-  'service/domain/sandbox/sandbox.cpp': 'issue 36 item 2: the sandbox by concern',
-  'src/json/json_reader.cpp': 'issue 36 item 2: the JSON reader by concern',
-};
 
 function relative(root, file) {
   return path.relative(root, file).split(path.sep).join('/');
@@ -223,24 +211,14 @@ function main() {
   for (const { file, lines } of longModules([path.join(root, 'web'), path.join(root, 'kiosk')], { skip: [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs'), path.join(root, 'kiosk/page/dist')] })) {
     problems.push(`${rel(file)} has ${lines} lines (at most ${MAX_MODULE_LINES}): split it along the data's path`);
   }
-  const waiting = new Set();
   const tooLong = (name, lines, what) => {
-    if (name in LONG_FILES_TO_SPLIT) {
-      waiting.add(name);
-      return;
-    }
     problems.push(`${name} has ${lines} lines ${what} (at most ${MAX_MODULE_LINES}): split it by concern`);
   };
   for (const { file, lines } of longTypeFiles([path.join(root, 'web')], { skip: [path.join(root, 'web/dist')] })) {
     tooLong(rel(file), lines, '');
   }
   for (const { unit, files, lines } of longCppUnits(root)) {
-    for (const file of files) if (file in LONG_FILES_TO_SPLIT) waiting.add(file);
-    if (files.some((file) => file in LONG_FILES_TO_SPLIT)) continue;
     tooLong(unit, lines, `(${files.join(' + ')})`);
-  }
-  for (const [file, why] of Object.entries(LONG_FILES_TO_SPLIT)) {
-    if (!waiting.has(file)) problems.push(`${file} is within ${MAX_MODULE_LINES} lines now: remove it from LONG_FILES_TO_SPLIT (${why})`);
   }
   for (const { name, places } of duplicateDeclarations(path.join(root, 'web'))) {
     problems.push(`type ${name} is declared ${places.length} times: ${places.map((p) => rel(p)).join(', ')}`);
@@ -260,8 +238,7 @@ function main() {
     problems.push(`${rel(file)} imports '${specifier}': import a type from the folder that declares it`);
   }
   if (problems.length === 0) {
-    console.log(`check-house: modules of web/ and kiosk/, .d.ts files of web/ and the C++ units within ${MAX_MODULE_LINES} lines ` +
-      `(${Object.keys(LONG_FILES_TO_SPLIT).length} files waiting for their split: LONG_FILES_TO_SPLIT); ` +
+    console.log(`check-house: modules of web/ and kiosk/, .d.ts files of web/ and the C++ units within ${MAX_MODULE_LINES} lines; ` +
       'each type of web/ declared once, beside its modules; one module hides Node-only imports; ' +
       `folders below web/, ${GROUPED_FOLDERS.map((dir) => `${dir}/`).join(', ')} of at most ${MAX_FOLDER_CONCEPTS} concepts`);
     return 0;

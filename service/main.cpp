@@ -16,8 +16,8 @@
 #include "domain/sandbox/fixture.hpp"
 #include "domain/sandbox/sandbox.hpp"
 #include "front/http/access_log.hpp"
+#include "front/http/connection/guarded_server.hpp"
 #include "front/http/foreground_server.hpp"
-#include "front/http/guarded_server.hpp"
 #include "front/service_clock.hpp"
 #include "front/store/throwaway_database.hpp"
 #include "http/auth.hpp"
@@ -29,6 +29,7 @@
 namespace {
 
 using namespace lq::service;
+namespace front = lq::front;
 
 // Every user's snapshot should load in the engine. One that does not (a database written before
 // the points bounds, or edited by hand) is reported and served as a clear error to that user
@@ -54,13 +55,13 @@ bool check_accounts(store& db, account_cache& accounts, bool strict) {
 }
 
 int serve(const options& opts) {
-  if (!prepare_foreground_process()) {
+  if (!front::prepare_foreground_process()) {
     std::fprintf(stderr, "loyalty_service: the process that started it has ended\n");
     return 1;
   }
 
-  const service_clock clock(opts.fixed_now);
-  std::optional<throwaway_database> scratch;
+  const front::service_clock clock(opts.fixed_now);
+  std::optional<front::throwaway_database> scratch;
   if (opts.db_path == ":memory:") scratch.emplace("loyalty_service", "loyalty.db");
   const std::string db_path = scratch ? scratch->file() : opts.db_path;
   store db(db_path);
@@ -137,18 +138,18 @@ int serve(const options& opts) {
   }
 
   std::string log_problem;
-  if (!open_access_log(opts.access_log, log_problem)) {
+  if (!front::open_access_log(opts.access_log, log_problem)) {
     std::fprintf(stderr, "loyalty_service: %s\n", log_problem.c_str());
     return 1;
   }
-  const connection_limits limits = limits_of(opts);
-  guarded_server server(limits);
+  const front::connection_limits limits = front::limits_of(opts);
+  front::guarded_server server(limits);
   sandbox_service* const sandbox_routes = sandbox ? &*sandbox : nullptr;
   const route_context context{auth, accounts, baskets, clock, sandbox_routes, opts.cors};
   install_routes(server, context);
 
   bool served = false;
-  const int status = serve_in_foreground(
+  const int status = front::serve_in_foreground(
       server, opts.host, opts.port, "loyalty_service", [&](const std::string& url) {
         served = true;
         accrual.start();
@@ -157,7 +158,8 @@ int serve(const options& opts) {
                      "workers, at most %zu connections, %zu per client)\n",
                      url.c_str(), opts.mode == service_mode::sandbox ? "sandbox" : "production",
                      static_cast<double>(opts.effective_processing_delay_ms()) / 1000.0,
-                     worker_count(limits), limits.max_connections, limits.max_connections_per_peer);
+                     front::worker_count(limits), limits.max_connections,
+                     limits.max_connections_per_peer);
       });
   accrual.stop();
   // A start that could not listen ends with its reason as the last line (the launcher reports it).

@@ -40,9 +40,9 @@ result<options> parse_options(const std::vector<std::string>& args) {
     if (name.rfind("--", 0) != 0) return bad("unexpected argument: " + name);
     if (i + 1 >= args.size()) return bad(name + " needs a value");
     const std::string& value = args[++i];
-    result<bool> front = read_front_option(name, value, parsed);
-    if (!front) return front.err();
-    if (*front) continue;
+    result<bool> front_option = front::read_front_option(name, value, parsed);
+    if (!front_option) return front_option.err();
+    if (*front_option) continue;
     if (name == "--fixture") {
       parsed.fixture_path = value;
     } else if (name == "--mode") {
@@ -54,7 +54,7 @@ result<options> parse_options(const std::vector<std::string>& args) {
         return bad("--mode must be one of: sandbox, production");
       }
     } else if (name == "--processing-delay") {
-      std::optional<int64_t> delay = parse_seconds_ms(value);
+      std::optional<int64_t> delay = front::parse_seconds_ms(value);
       if (!delay) return bad("--processing-delay must be a non-negative number of seconds");
       parsed.processing_delay_ms = delay;
     } else if (name == "--now") {
@@ -62,7 +62,7 @@ result<options> parse_options(const std::vector<std::string>& args) {
       if (!now) return bad("--now must be an RFC 3339 instant, e.g. 2026-11-24T13:15:00Z");
       parsed.fixed_now = now;
     } else if (name == "--max-order-age") {
-      std::optional<int64_t> age = parse_duration_ms(value);
+      std::optional<int64_t> age = front::parse_duration_ms(value);
       if (!age) {
         return bad(
             "--max-order-age must be a duration such as 7d, 36h, 90m or 600s (whole units, "
@@ -79,7 +79,7 @@ result<options> parse_options(const std::vector<std::string>& args) {
       return bad("unknown option: " + name);
     }
   }
-  if (std::optional<error> missing = missing_front_option(parsed)) return *missing;
+  if (std::optional<error> missing = front::missing_front_option(parsed)) return *missing;
   return parsed;
 }
 

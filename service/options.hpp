@@ -22,7 +22,7 @@ enum class service_mode { sandbox, production };
 
 /// The HTTP front's options (front_options: host, port, database, access log, caps) and the
 /// service's own.
-struct options : front_options {
+struct options : front::front_options {
   std::optional<std::string> fixture_path;
   service_mode mode = service_mode::sandbox;
   /// Delay between billing and accrual, in milliseconds; nullopt = the mode's default.

@@ -10,7 +10,7 @@
 
 #include "front/service_clock.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 namespace {
 std::mutex log_mutex;
@@ -106,4 +106,4 @@ void log_request(const httplib::Request& req, const httplib::Response& res) {
   }
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -9,7 +9,7 @@
 
 #include <httplib.h>
 
-namespace lq::service {
+namespace lq::front {
 
 /// A file's size at which it is rotated (renamed to FILE.1, replacing any older one).
 constexpr size_t kAccessLogMaxBytes = size_t{10} << 20;
@@ -24,4 +24,4 @@ void mark_request_start();
 /// Writes the line of a finished request (the server's logger hook).
 void log_request(const httplib::Request& req, const httplib::Response& res);
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -2,7 +2,7 @@
 
 #include <cstddef>
 
-namespace lq::service {
+namespace lq::front {
 
 bool constant_time_equal(std::string_view presented, std::string_view expected) {
   if (expected.empty()) return false;
@@ -15,4 +15,4 @@ bool constant_time_equal(std::string_view presented, std::string_view expected) 
   return diff == 0;
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -4,10 +4,10 @@
 
 #include <string_view>
 
-namespace lq::service {
+namespace lq::front {
 
 /// Equality whose running time depends only on the length of `presented`, not on where the
 /// two differ nor on which of them is longer. False when `expected` is empty.
 bool constant_time_equal(std::string_view presented, std::string_view expected);
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace lq::service {
+namespace lq::front {
 
 namespace {
 
@@ -127,4 +127,4 @@ std::vector<header_field> allowed_origin_headers(std::string_view origin) {
   };
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

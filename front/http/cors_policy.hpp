@@ -13,7 +13,7 @@
 
 #include "lq/result.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 /// A response header: name and value.
 using header_field = std::pair<std::string, std::string>;
@@ -48,4 +48,4 @@ std::vector<header_field> preflight_headers(std::string_view origin, bool privat
 /// The headers every answer to a listed `origin` carries: the origin and the readable headers.
 std::vector<header_field> allowed_origin_headers(std::string_view origin);
 
-}  // namespace lq::service
+}  // namespace lq::front

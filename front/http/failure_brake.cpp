@@ -2,7 +2,7 @@
 
 #include <iterator>
 
-namespace lq::service {
+namespace lq::front {
 
 namespace {
 
@@ -56,4 +56,4 @@ void failure_brake::make_room(int64_t now_ms) {
   if (oldest != records_.end()) records_.erase(oldest);
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

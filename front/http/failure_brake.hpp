@@ -13,7 +13,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace lq::service {
+namespace lq::front {
 
 struct failure_brake_limits {
   size_t failures_per_second = 10;
@@ -48,4 +48,4 @@ class failure_brake {
   std::unordered_map<std::string, record> records_;
 };
 
-}  // namespace lq::service
+}  // namespace lq::front

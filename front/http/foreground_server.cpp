@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <thread>
 
-namespace lq::service {
+namespace lq::front {
 
 namespace {
 
@@ -92,4 +92,4 @@ int serve_in_foreground(guarded_server& server, const std::string& host, int por
   return listened ? 0 : 1;
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

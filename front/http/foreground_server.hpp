@@ -7,9 +7,9 @@
 #include <functional>
 #include <string>
 
-#include "front/http/guarded_server.hpp"
+#include "front/http/connection/guarded_server.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 /// Blocks SIGTERM and SIGINT for every thread started from here on (one thread takes them with
 /// sigwait), ignores SIGPIPE and SIGXFSZ (a write past a file size limit fails with EFBIG
@@ -28,4 +28,4 @@ int serve_in_foreground(guarded_server& server, const std::string& host, int por
                         const char* program,
                         const std::function<void(const std::string&)>& on_serving);
 
-}  // namespace lq::service
+}  // namespace lq::front

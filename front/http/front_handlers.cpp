@@ -10,7 +10,7 @@
 #include "front/http/access_log.hpp"
 #include "front/http/http_messages.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 namespace {
 
@@ -102,9 +102,9 @@ error database_failure(const database_error& e) {
 
 void install_front_handlers(httplib::Server& server, const cors_policy& cors,
                             request_gate_check gate) {
-  // Connections, framing, body limits and workers are the front layer's (guarded_server.hpp).
-  // Small JSON responses: without TCP_NODELAY, Nagle's algorithm meets the client's delayed ACK
-  // and every response waits tens of milliseconds.
+  // Connections, framing, body limits and workers are the front layer's
+  // (connection/guarded_server.hpp). Small JSON responses: without TCP_NODELAY, Nagle's algorithm
+  // meets the client's delayed ACK and every response waits tens of milliseconds.
   server.set_tcp_nodelay(true);
   // SO_REUSEADDR only: httplib's default also sets SO_REUSEPORT, which would let a second
   // server bind the same port and silently share its connections.
@@ -154,4 +154,4 @@ void install_front_handlers(httplib::Server& server, const cors_policy& cors,
   server.set_logger(log_request);
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -1,5 +1,5 @@
-// What every server behind the hardened front (guarded_server.hpp) answers the same way, the
-// loyalty service's and the store hub's: socket options, the error body of every failure that
+// What every server behind the hardened front (connection/guarded_server.hpp) answers the same way,
+// the loyalty service's and the store hub's: socket options, the error body of every failure that
 // no route answers (404, 413, a malformed request), a database failure as 500/503/507, the access
 // log, the CORS headers of the origins the operator listed (cors_policy.hpp; a preflight is
 // answered before any gate), and an optional gate every request passes before routing (the hub's
@@ -14,7 +14,7 @@
 #include "front/store/sqlite.hpp"
 #include "lq/qualifier.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 /// Decides before routing: true lets the request on to its route; false means it answered
 /// `res` itself (e.g. a 401).
@@ -29,4 +29,4 @@ void install_front_handlers(httplib::Server& server, const cors_policy& cors,
 /// disk is full, 503 when the file was replaced, else 500.
 error database_failure(const database_error& e);
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -2,7 +2,7 @@
 
 #include "front/command_line_numbers.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 namespace {
 
@@ -67,4 +67,4 @@ connection_limits limits_of(const front_options& front) {
   return limits;
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

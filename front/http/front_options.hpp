@@ -7,11 +7,11 @@
 #include <optional>
 #include <string>
 
+#include "front/http/connection/connection_limits.hpp"
 #include "front/http/cors_policy.hpp"
-#include "front/http/guarded_server.hpp"
 #include "lq/result.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 struct front_options {
   std::string host = "127.0.0.1";
@@ -47,4 +47,4 @@ std::optional<error> missing_front_option(const front_options& front);
 /// The guarded server's limits as the options set them.
 connection_limits limits_of(const front_options& front);
 
-}  // namespace lq::service
+}  // namespace lq::front

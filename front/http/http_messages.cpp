@@ -3,7 +3,7 @@
 #include "lq/qualifier.hpp"
 #include "lq/render.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 namespace {
 
@@ -77,4 +77,4 @@ void reject_other_methods(httplib::Server& server, const std::string& path, bool
   server.Delete(path, handler);
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

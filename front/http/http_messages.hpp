@@ -9,7 +9,7 @@
 
 #include "lq/qualifier.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 /// The API spec 2.5 error body `{"code": <status>, "message": ...}` as application/json; a 401
 /// also gets `WWW-Authenticate: Bearer`.
@@ -32,4 +32,4 @@ bool accepts_media_type(const httplib::Request& req, std::string_view media_type
 void reject_other_methods(httplib::Server& server, const std::string& path, bool get_allowed,
                           bool post_allowed);
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -2,7 +2,7 @@
 
 #include <string>
 
-namespace lq::service {
+namespace lq::front {
 
 namespace {
 
@@ -58,4 +58,4 @@ std::optional<error> json_body_problem(const std::vector<std::string_view>& cont
                         std::string(content_types.front().substr(0, 100))};
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -11,10 +11,10 @@
 
 #include "lq/qualifier.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 /// nullopt when a request with `content_types` (its Content-Type fields, in order) may carry a
 /// JSON body; else the 415 naming what it declared. Only asked for a request that has a body.
 std::optional<error> json_body_problem(const std::vector<std::string_view>& content_types);
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -1,6 +1,6 @@
 #include "front/http/peer_address.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 std::string client_of_address(std::string address) {
   constexpr const char kMapped[] = "::ffff:";
@@ -10,4 +10,4 @@ std::string client_of_address(std::string address) {
   return address;
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

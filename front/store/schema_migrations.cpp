@@ -2,7 +2,7 @@
 
 #include <string>
 
-namespace lq::service {
+namespace lq::front {
 
 namespace {
 
@@ -35,4 +35,4 @@ int apply_migrations(database& db, const schema_steps& schema) {
   return found;
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -7,7 +7,7 @@
 
 #include "front/store/sqlite.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 struct schema_steps {
   const char* version_table;  // e.g. "schema_version": one row, the file's version
@@ -20,4 +20,4 @@ struct schema_steps {
 /// version the file had. Throws database_error for a file newer than this build.
 int apply_migrations(database& db, const schema_steps& schema);
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace lq::service {
+namespace lq::front {
 
 namespace {
 
@@ -198,4 +198,4 @@ void transaction::commit() {
   open_ = false;
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -12,7 +12,7 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
-namespace lq::service {
+namespace lq::front {
 
 class database_error : public std::runtime_error {
  public:
@@ -111,4 +111,4 @@ class transaction {
   bool open_ = true;
 };
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace lq::service {
+namespace lq::front {
 
 throwaway_database::throwaway_database(const std::string& program, std::string file_name)
     : file_name_(std::move(file_name)) {
@@ -28,4 +28,4 @@ throwaway_database::~throwaway_database() {
   rmdir(folder_.c_str());
 }
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace lq::service {
+namespace lq::front {
 
 class throwaway_database {
  public:
@@ -24,4 +24,4 @@ class throwaway_database {
   std::string file_name_;
 };
 
-}  // namespace lq::service
+}  // namespace lq::front

@@ -19,19 +19,19 @@ guest_key guest_of(const basket_key& basket) {
 // never takes the write lock).
 class read_snapshot {
  public:
-  explicit read_snapshot(service::database& db) : db_(db) { db_.exec("BEGIN"); }
+  explicit read_snapshot(front::database& db) : db_(db) { db_.exec("BEGIN"); }
   read_snapshot(const read_snapshot&) = delete;
   read_snapshot& operator=(const read_snapshot&) = delete;
   ~read_snapshot() {
     try {
       db_.exec("COMMIT");
-    } catch (const service::database_error&) {
+    } catch (const front::database_error&) {
       // A read-only transaction has nothing to lose; the connection rolls back on its own.
     }
   }
 
  private:
-  service::database& db_;
+  front::database& db_;
 };
 
 }  // namespace
@@ -41,21 +41,21 @@ int64_t wall_clock_ms() {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-claim_service::claim_service(service::database& writer, service::database& reader,
+claim_service::claim_service(front::database& writer, front::database& reader,
                              int64_t default_ttl_ms, hub_clock clock)
     : writes_(writer), reader_(reader), default_ttl_ms_(default_ttl_ms), clock_(std::move(clock)) {}
 
 void claim_service::forget_when_due(int64_t now) {
   int64_t due = next_forget_ms_.load();
   if (now < due || !next_forget_ms_.compare_exchange_strong(due, now + kForgetEveryMs)) return;
-  writes_.run([&](service::database& db) { claim_store(db).forget_before(now - default_ttl_ms_); });
+  writes_.run([&](front::database& db) { claim_store(db).forget_before(now - default_ttl_ms_); });
 }
 
 claim_decision claim_service::claim(const claim_request& request) {
   const int64_t now = clock_();
   forget_when_due(now);
   claim_decision decision;
-  writes_.run([&](service::database& db) {
+  writes_.run([&](front::database& db) {
     claim_store store(db);
     const guest_key guest = guest_of(request.basket);
     std::optional<balance_report> newest;
@@ -83,7 +83,7 @@ std::optional<settle_decision> claim_service::settle(const basket_key& basket, s
                                                      std::optional<int64_t> billed_at_ms) {
   const int64_t now = clock_();
   std::optional<settle_decision> decision;
-  writes_.run([&](service::database& db) {
+  writes_.run([&](front::database& db) {
     claim_store store(db);
     const std::optional<hub::claim> stored = store.find(basket);
     if (!stored) return;

@@ -36,7 +36,7 @@ class claim_service {
  public:
   /// `writer` and `reader`: two connections to the same migrated file. `default_ttl_ms`: the TTL
   /// of a claim that asks for none; claims are forgotten that long after they stop holding.
-  claim_service(service::database& writer, service::database& reader, int64_t default_ttl_ms,
+  claim_service(front::database& writer, front::database& reader, int64_t default_ttl_ms,
                 hub_clock clock = wall_clock_ms);
 
   /// Decides a claim; answered once committed.
@@ -55,7 +55,7 @@ class claim_service {
   void forget_when_due(int64_t now);
 
   group_commit writes_;
-  service::database& reader_;
+  front::database& reader_;
   std::mutex reader_mutex_;
   const int64_t default_ttl_ms_;
   hub_clock clock_;

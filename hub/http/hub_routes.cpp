@@ -36,9 +36,8 @@ void send_error(httplib::Response& res, const error& e) {
 }
 
 // A request without the right key: 401, or 429 for a client past its failures a second.
-void refuse_key(service::failure_brake& brake, const httplib::Request& req,
-                httplib::Response& res) {
-  const std::string client = service::client_of_address(req.remote_addr);
+void refuse_key(front::failure_brake& brake, const httplib::Request& req, httplib::Response& res) {
+  const std::string client = front::client_of_address(req.remote_addr);
   const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::steady_clock::now().time_since_epoch())
                           .count();
@@ -54,7 +53,7 @@ void refuse_key(service::failure_brake& brake, const httplib::Request& req,
 // The store key, before routing: a request without it learns nothing, not even which paths exist.
 // A client that keeps failing is braked (429), never one that brings the key; then a body must
 // be declared JSON (415), so that a page of another site cannot send one without a preflight.
-bool admit(const std::string& store_key, service::failure_brake& brake, const httplib::Request& req,
+bool admit(const std::string& store_key, front::failure_brake& brake, const httplib::Request& req,
            httplib::Response& res) {
   const size_t keys = req.get_header_value_count("Store-Key");
   if (keys > 1) {
@@ -62,8 +61,8 @@ bool admit(const std::string& store_key, service::failure_brake& brake, const ht
                                    std::to_string(keys) + ")"});
     return false;
   }
-  const std::optional<std::string_view> presented = service::header(req, "Store-Key");
-  if (!presented || !service::constant_time_equal(*presented, store_key)) {
+  const std::optional<std::string_view> presented = front::header(req, "Store-Key");
+  if (!presented || !front::constant_time_equal(*presented, store_key)) {
     refuse_key(brake, req, res);
     return false;
   }
@@ -72,7 +71,7 @@ bool admit(const std::string& store_key, service::failure_brake& brake, const ht
     std::vector<std::string_view> content_types;
     const auto [first, last] = req.headers.equal_range("Content-Type");
     for (auto it = first; it != last; ++it) content_types.emplace_back(it->second);
-    if (std::optional<error> problem = service::json_body_problem(content_types)) {
+    if (std::optional<error> problem = front::json_body_problem(content_types)) {
       send_error(res, *problem);
       return false;
     }
@@ -111,17 +110,17 @@ void settle_route(httplib::Server& server, const char* path, settlement how,
                               body->basket.user_id + " of merchant " + body->basket.merchant_id});
     }
     if (decision->what == settle_decision::outcome::refused) {
-      return service::send_json(res, 409, render_settle_refusal(*decision, now), kJson);
+      return front::send_json(res, 409, render_settle_refusal(*decision, now), kJson);
     }
-    service::send_json(res, 200, render_claim_answer(decision->answer, std::nullopt, now), kJson);
+    front::send_json(res, 200, render_claim_answer(decision->answer, std::nullopt, now), kJson);
   });
 }
 
 }  // namespace
 
 void install_hub_routes(httplib::Server& server, const hub_context& context) {
-  auto brake = std::make_shared<service::failure_brake>();
-  service::install_front_handlers(
+  auto brake = std::make_shared<front::failure_brake>();
+  front::install_front_handlers(
       server, context.cors, [&context, brake](const httplib::Request& req, httplib::Response& res) {
         return admit(context.store_key, *brake, req, res);
       });
@@ -137,13 +136,13 @@ void install_hub_routes(httplib::Server& server, const hub_context& context) {
     const claim_decision decision = context.claims.claim(*request);
     const int64_t now = context.claims.now_ms();
     if (decision.what == claim_decision::outcome::refused) {
-      return service::send_json(res, 409, render_claim_refusal(*request, decision, now), kJson);
+      return front::send_json(res, 409, render_claim_refusal(*request, decision, now), kJson);
     }
     const claim& answer = *decision.answer;
     const int status = decision.what == claim_decision::outcome::granted ? 201 : 200;
-    service::send_json(res, status,
-                       render_claim_answer(answer, with_own(decision.points, answer, now), now),
-                       kJson);
+    front::send_json(res, status,
+                     render_claim_answer(answer, with_own(decision.points, answer, now), now),
+                     kJson);
   });
 
   server.Get(kClaimsPath, [&context](const httplib::Request& req, httplib::Response& res) {
@@ -158,7 +157,7 @@ void install_hub_routes(httplib::Server& server, const hub_context& context) {
       if (std::optional<error> bad = check_id(name, *field)) return send_error(res, *bad);
     }
     const guest_claims view = context.claims.guest(guest);
-    service::send_json(res, 200, render_guest_claims(guest, view, context.claims.now_ms()), kJson);
+    front::send_json(res, 200, render_guest_claims(guest, view, context.claims.now_ms()), kJson);
   });
 
   settle_route(server, kSpendPath, settlement::spend, context);
@@ -166,17 +165,16 @@ void install_hub_routes(httplib::Server& server, const hub_context& context) {
 
   server.Get(kHealthPath, [&context](const httplib::Request&, httplib::Response& res) {
     const int64_t now = context.claims.now_ms();
-    service::send_json(
-        res, 200,
-        "{\"status\":\"ok\",\"now\":\"" + rfc3339_of_ms(now) +
-            "\",\"claim_ttl_ms\":" + std::to_string(context.claims.default_ttl_ms()) + "}",
-        kJson);
+    front::send_json(res, 200,
+                     "{\"status\":\"ok\",\"now\":\"" + rfc3339_of_ms(now) + "\",\"claim_ttl_ms\":" +
+                         std::to_string(context.claims.default_ttl_ms()) + "}",
+                     kJson);
   });
 
-  service::reject_other_methods(server, kClaimsPath, true, true);
-  service::reject_other_methods(server, kSpendPath, false, true);
-  service::reject_other_methods(server, kReleasePath, false, true);
-  service::reject_other_methods(server, kHealthPath, true, false);
+  front::reject_other_methods(server, kClaimsPath, true, true);
+  front::reject_other_methods(server, kSpendPath, false, true);
+  front::reject_other_methods(server, kReleasePath, false, true);
+  front::reject_other_methods(server, kHealthPath, true, false);
 }
 
 }  // namespace lq::hub

@@ -6,7 +6,8 @@
 //   POST /hub/claims/release  the order was refused or billed without the offer (200; 404; 409)
 //   GET  /hub/claims?merchant_id=M&user_id=U   the guest's claims that hold, and their points
 //   GET  /hub/health          the hub answers, with its clock and claim TTL
-// Framing, caps, deadlines and connection slots are the front's (guarded_server.hpp).
+// Framing, caps, deadlines and connection slots are the front's
+// (front/http/connection/guarded_server.hpp).
 #pragma once
 
 #include <string>
@@ -21,7 +22,7 @@ namespace lq::hub {
 struct hub_context {
   claim_service& claims;
   std::string store_key;
-  service::cors_policy cors;  // the origins whose pages may call it (--cors-origin)
+  front::cors_policy cors;  // the origins whose pages may call it (--cors-origin)
 };
 
 /// Installs the routes, the store-key gate, the error bodies and the access log on `server`.

@@ -4,7 +4,7 @@ namespace lq::hub {
 
 namespace {
 
-using service::statement;
+using front::statement;
 
 constexpr const char* kColumns =
     "SELECT merchant_id, user_id, basket_id, kiosk_id, reward_id, points_product_id, points, "

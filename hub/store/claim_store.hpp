@@ -27,7 +27,7 @@ struct stored_balance {
 
 class claim_store {
  public:
-  explicit claim_store(service::database& db) : db_(db) {}
+  explicit claim_store(front::database& db) : db_(db) {}
 
   /// The claim of `basket`, if any.
   std::optional<claim> find(const basket_key& basket);
@@ -61,9 +61,9 @@ class claim_store {
   int64_t forget_before(int64_t cutoff_ms);
 
  private:
-  std::vector<claim> query(service::statement& select);
+  std::vector<claim> query(front::statement& select);
 
-  service::database& db_;
+  front::database& db_;
 };
 
 }  // namespace lq::hub

@@ -10,7 +10,7 @@ namespace lq::hub {
 #define LQ_GROUP_COMMIT_INLINE 1
 #endif
 
-group_commit::group_commit(service::database& db, size_t max_batch)
+group_commit::group_commit(front::database& db, size_t max_batch)
     : db_(db), max_batch_(max_batch == 0 ? 1 : max_batch) {
 #ifndef LQ_GROUP_COMMIT_INLINE
   writer_ = std::thread([this] { write_loop(); });
@@ -28,7 +28,7 @@ group_commit::~group_commit() {
 #endif
 }
 
-void group_commit::run(const std::function<void(service::database&)>& job) {
+void group_commit::run(const std::function<void(front::database&)>& job) {
   pending mine{&job, nullptr, false};
 #ifdef LQ_GROUP_COMMIT_INLINE
   std::deque<pending*> batch{&mine};
@@ -69,7 +69,7 @@ void group_commit::write_loop() {
 
 void group_commit::write_batch(std::deque<pending*>& batch) {
   try {
-    service::transaction tx(db_);
+    front::transaction tx(db_);
     for (pending* each : batch) {
       db_.exec("SAVEPOINT job");
       try {

@@ -22,7 +22,7 @@ namespace lq::hub {
 class group_commit {
  public:
   /// At most `max_batch` jobs per transaction. Starts the writer thread.
-  explicit group_commit(service::database& db, size_t max_batch = 256);
+  explicit group_commit(front::database& db, size_t max_batch = 256);
   group_commit(const group_commit&) = delete;
   group_commit& operator=(const group_commit&) = delete;
   /// Runs what is queued, then stops the writer thread.
@@ -31,14 +31,14 @@ class group_commit {
   /// Runs `job` on the connection inside the next transaction and returns once that transaction
   /// has committed; rethrows what the job threw (only its own writes are undone), or the
   /// database_error of a failed commit (none of the batch was written).
-  void run(const std::function<void(service::database&)>& job);
+  void run(const std::function<void(front::database&)>& job);
 
   /// Transactions committed so far (for the start-up report and tests).
   size_t commits() const;
 
  private:
   struct pending {
-    const std::function<void(service::database&)>* job;
+    const std::function<void(front::database&)>* job;
     std::exception_ptr failure;
     bool done = false;
   };
@@ -46,7 +46,7 @@ class group_commit {
   void write_loop();
   void write_batch(std::deque<pending*>& batch);
 
-  service::database& db_;
+  front::database& db_;
   const size_t max_batch_;
   mutable std::mutex mutex_;
   std::condition_variable queued_;

@@ -51,8 +51,8 @@ static_assert(sizeof kMigrations / sizeof kMigrations[0] == kHubSchemaVersion,
 
 }  // namespace
 
-int migrate_hub(service::database& db) {
-  return service::apply_migrations(
+int migrate_hub(front::database& db) {
+  return front::apply_migrations(
       db, {"hub_schema_version", kMigrations, kHubSchemaVersion, "this store hub"});
 }
 

@@ -10,6 +10,6 @@ namespace lq::hub {
 constexpr int kHubSchemaVersion = 1;
 
 /// Migrates `db` to kHubSchemaVersion; returns the version the file had (0: new).
-int migrate_hub(service::database& db);
+int migrate_hub(front::database& db);
 
 }  // namespace lq::hub

@@ -1,6 +1,7 @@
 // The service's JSON documents (the sandbox's request bodies, the fixture) as nlohmann values,
 // read by the engine's reader: its syntax, its 64 levels of nesting (400 beyond), its messages.
-// The size of a body (1 MiB, 413 beyond) is the HTTP framing's (http/request_framing.hpp).
+// The size of a body (1 MiB, 413 beyond) is the HTTP framing's
+// (front/http/framing/request_framing.hpp).
 #pragma once
 
 #include <string_view>

@@ -48,7 +48,7 @@ const credentials::user_secret* credentials::user_of(
   // Every secret is compared (no early exit) so the timing does not tell which one matched.
   const user_secret* user = nullptr;
   for (const user_secret& candidate : users_) {
-    if (constant_time_equal(token, candidate.token) && !token.empty()) user = &candidate;
+    if (front::constant_time_equal(token, candidate.token) && !token.empty()) user = &candidate;
   }
   return user;
 }
@@ -65,7 +65,7 @@ result<caller> credentials::authenticate(std::optional<std::string_view> authori
   const std::string_view key = merchant_key.value_or(std::string_view());
   const merchant_secret* merchant = nullptr;
   for (const merchant_secret& candidate : merchants_) {
-    if (constant_time_equal(key, candidate.key) && !key.empty()) merchant = &candidate;
+    if (front::constant_time_equal(key, candidate.key) && !key.empty()) merchant = &candidate;
   }
   if (!merchant || merchant->merchant_id != user->merchant_id) return bad_key;
   return caller{user->user_id, user->merchant_id};
@@ -84,7 +84,7 @@ result<caller> credentials::authenticate_consumer(std::optional<std::string_view
   while (!id.empty() && (id.back() == ' ' || id.back() == '\t')) id.remove_suffix(1);
   const client_entry* client = nullptr;
   for (const client_entry& candidate : clients_) {
-    if (constant_time_equal(id, candidate.client_id) && !id.empty()) client = &candidate;
+    if (front::constant_time_equal(id, candidate.client_id) && !id.empty()) client = &candidate;
   }
   if (!client || (client->merchant_id && *client->merchant_id != user->merchant_id)) {
     return bad_client;

@@ -23,20 +23,21 @@ constexpr const char* kBasketsPath = "/api/baskets";
 constexpr const char* kAccountPath = "/api/account";
 
 void send_v1(httplib::Response& res, int status, const std::string& body) {
-  send_json(res, status, body, kLoyaltyMediaType);
+  front::send_json(res, status, body, kLoyaltyMediaType);
 }
 
 // Authentication (401) then version negotiation (406), as API spec 5 and 9 order them.
 std::optional<caller> admit(const route_context& context, const httplib::Request& req,
                             httplib::Response& res) {
-  result<caller> who =
-      context.auth.authenticate(header(req, "Authorization"), header(req, "Merchant-Key"));
+  result<caller> who = context.auth.authenticate(front::header(req, "Authorization"),
+                                                 front::header(req, "Merchant-Key"));
   if (!who) {
-    send_error(res, who.err());
+    front::send_error(res, who.err());
     return std::nullopt;
   }
-  if (!accepts_media_type(req, kLoyaltyMediaType)) {
-    send_error(res, error{406, std::string("the Accept header must be ") + kLoyaltyMediaType});
+  if (!front::accepts_media_type(req, kLoyaltyMediaType)) {
+    front::send_error(res,
+                      error{406, std::string("the Accept header must be ") + kLoyaltyMediaType});
     return std::nullopt;
   }
   return std::move(who.value());
@@ -45,19 +46,20 @@ std::optional<caller> admit(const route_context& context, const httplib::Request
 }  // namespace
 
 void install_routes(httplib::Server& server, const route_context& context) {
-  install_front_handlers(server, context.cors);
+  front::install_front_handlers(server, context.cors);
 
   server.Post(kQualifyingPath, [&context](const httplib::Request& req, httplib::Response& res) {
     std::optional<caller> who = admit(context, req, res);
     if (!who) return;
     // The basket's size bound, as at POST /api/baskets (the same basket).
-    if (auto too_large = check_basket_body_size(req.body)) return send_error(res, *too_large);
+    if (auto too_large = check_basket_body_size(req.body))
+      return front::send_error(res, *too_large);
     result<std::shared_ptr<const account_view>> view = context.accounts.get(who->user_id);
-    if (!view) return send_error(res, view.err());
+    if (!view) return front::send_error(res, view.err());
     // The raw body goes to the engine, whose reader alone judges it: syntax (named with its
     // offset), depth and fields, in the words of the package and the CLI.
     result<std::string> answer = (*view)->engine.qualify_json(req.body, context.clock.now());
-    if (!answer) return send_error(res, answer.err());
+    if (!answer) return front::send_error(res, answer.err());
     send_v1(res, 200, answer.value());
   });
 
@@ -65,14 +67,14 @@ void install_routes(httplib::Server& server, const route_context& context) {
     std::optional<caller> who = admit(context, req, res);
     if (!who) return;
     result<std::shared_ptr<const account_view>> view = context.accounts.get(who->user_id);
-    if (!view) return send_error(res, view.err());
+    if (!view) return front::send_error(res, view.err());
     // The account read's parameters narrow the body as the loyalty service does.
     const account_read_query query = account_read_query_of(req.params);
     std::string narrowed_body;
     if (query.narrows()) {
       result<std::string> narrowed =
           build_account_read((*view)->snapshot_json, (*view)->engine, query, context.clock.now());
-      if (!narrowed) return send_error(res, narrowed.err());
+      if (!narrowed) return front::send_error(res, narrowed.err());
       narrowed_body = std::move(narrowed.value());
     }
     const std::string& body = query.narrows() ? narrowed_body : (*view)->snapshot_json;
@@ -87,13 +89,13 @@ void install_routes(httplib::Server& server, const route_context& context) {
     std::optional<caller> who = admit(context, req, res);
     if (!who) return;
     result<basket_outcome> outcome = context.baskets.submit(*who, req.body);
-    if (!outcome) return send_error(res, outcome.err());
+    if (!outcome) return front::send_error(res, outcome.err());
     send_v1(res, outcome->created ? 201 : 200, render_basket(*outcome));
   });
 
-  reject_other_methods(server, kQualifyingPath, false, true);
-  reject_other_methods(server, kBasketsPath, false, true);
-  reject_other_methods(server, kAccountPath, true, false);
+  front::reject_other_methods(server, kQualifyingPath, false, true);
+  front::reject_other_methods(server, kBasketsPath, false, true);
+  front::reject_other_methods(server, kAccountPath, true, false);
 
   install_sandbox_routes(server, context.auth, context.sandbox);
 }

@@ -20,9 +20,9 @@ struct route_context {
   const credentials& auth;
   account_cache& accounts;
   basket_service& baskets;
-  const service_clock& clock;
-  sandbox_service* sandbox;  // nullptr in production mode: the sandbox operations are 404
-  const cors_policy& cors;   // the origins whose pages may call it (--cors-origin)
+  const front::service_clock& clock;
+  sandbox_service* sandbox;        // nullptr in production mode: the sandbox operations are 404
+  const front::cors_policy& cors;  // the origins whose pages may call it (--cors-origin)
 };
 
 /// Installs the routes, the size limit, the error bodies and the access log on `server`.

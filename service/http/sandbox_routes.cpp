@@ -29,20 +29,21 @@ std::string_view trimmed(std::string_view text) {
 // Authentication (401), then the version (406), then the media type (406).
 std::optional<caller> admit(const credentials& auth, const httplib::Request& req,
                             httplib::Response& res) {
-  result<caller> who =
-      auth.authenticate_consumer(header(req, "Authorization"), header(req, "X-ClientId"));
+  result<caller> who = auth.authenticate_consumer(front::header(req, "Authorization"),
+                                                  front::header(req, "X-ClientId"));
   if (!who) {
-    send_error(res, who.err());
+    front::send_error(res, who.err());
     return std::nullopt;
   }
-  std::optional<std::string_view> version = header(req, "Accept-Version");
+  std::optional<std::string_view> version = front::header(req, "Accept-Version");
   if (!version || trimmed(*version) != kConsumerApiVersion) {
-    send_error(res, error{406, std::string("the Accept-Version header must be ") +
-                                   kConsumerApiVersion + " (consumer API sandbox operations)"});
+    front::send_error(
+        res, error{406, std::string("the Accept-Version header must be ") + kConsumerApiVersion +
+                            " (consumer API sandbox operations)"});
     return std::nullopt;
   }
-  if (!accepts_media_type(req, kJson)) {
-    send_error(res, error{406, "the Accept header must be application/json"});
+  if (!front::accepts_media_type(req, kJson)) {
+    front::send_error(res, error{406, "the Accept header must be application/json"});
     return std::nullopt;
   }
   return std::move(who.value());
@@ -54,9 +55,9 @@ std::optional<instant> instant_param(const httplib::Request& req, const char* na
   if (!text) return std::nullopt;
   std::optional<instant> at = parse_rfc3339(*text);
   if (!at) {
-    send_error(res,
-               error{400, std::string(name) + " must be an ISO 8601 timestamp with offset, e.g. "
-                                              "2026-11-24T08:15:00-05:00"});
+    front::send_error(
+        res, error{400, std::string(name) + " must be an ISO 8601 timestamp with offset, e.g. "
+                                            "2026-11-24T08:15:00-05:00"});
     failed = true;
   }
   return at;
@@ -81,7 +82,7 @@ std::optional<purchase_filters> read_purchase_filters(const httplib::Request& re
       if (valid) value = value * 10 + static_cast<size_t>(c - '0');
     }
     if (!valid || value < 1 || value > kMaxPurchasesLimit) {
-      send_error(res, error{400, "limit must be an integer from 1 to 1000"});
+      front::send_error(res, error{400, "limit must be an integer from 1 to 1000"});
       return std::nullopt;
     }
     filters.limit = value;
@@ -91,8 +92,8 @@ std::optional<purchase_filters> read_purchase_filters(const httplib::Request& re
 
 void disabled_in_production(httplib::Server& server, const char* path) {
   auto handler = [](const httplib::Request& req, httplib::Response& res) {
-    send_error(res, error{404, req.method + " " + req.path +
-                                   " is a sandbox operation, disabled in production mode"});
+    front::send_error(res, error{404, req.method + " " + req.path +
+                                          " is a sandbox operation, disabled in production mode"});
   };
   server.Get(path, handler);
   server.Post(path, handler);
@@ -117,8 +118,8 @@ void install_sandbox_routes(httplib::Server& server, const credentials& auth,
     std::optional<caller> who = admit(auth, req, res);
     if (!who) return;
     result<std::string> granted = sandbox->grant(*who, req.body);
-    if (!granted) return send_error(res, granted.err());
-    send_json(res, 201, granted.value(), kJson);
+    if (!granted) return front::send_error(res, granted.err());
+    front::send_json(res, 201, granted.value(), kJson);
   });
 
   server.Post(kPurchasesPath,
@@ -126,7 +127,7 @@ void install_sandbox_routes(httplib::Server& server, const credentials& auth,
                 std::optional<caller> who = admit(auth, req, res);
                 if (!who) return;
                 result<int64_t> queued = sandbox->simulate_purchase(*who, req.body);
-                if (!queued) return send_error(res, queued.err());
+                if (!queued) return front::send_error(res, queued.err());
                 // Processed asynchronously: no JSON body (API spec 4.3).
                 res.status = 202;
               });
@@ -136,7 +137,7 @@ void install_sandbox_routes(httplib::Server& server, const credentials& auth,
     if (!who) return;
     std::optional<purchase_filters> filters = read_purchase_filters(req, res);
     if (!filters) return;
-    send_json(res, 200, sandbox->list_purchases(*who, *filters), kJson);
+    front::send_json(res, 200, sandbox->list_purchases(*who, *filters), kJson);
   });
 
   server.Get(kRewardsPath, [&auth, sandbox](const httplib::Request& req, httplib::Response& res) {
@@ -146,15 +147,15 @@ void install_sandbox_routes(httplib::Server& server, const credentials& auth,
     filters.states = array_filter(req.params, "states");
     filters.ids = array_filter(req.params, "ids");
     filters.campaign_ids = array_filter(req.params, "campaign_ids");
-    send_json(res, 200, sandbox->list_rewards(*who, filters), kJson);
+    front::send_json(res, 200, sandbox->list_rewards(*who, filters), kJson);
   });
 
   server.Post(kCardsPath, [&auth, sandbox](const httplib::Request& req, httplib::Response& res) {
     std::optional<caller> who = admit(auth, req, res);
     if (!who) return;
     result<std::string> registered = sandbox->register_card(*who, req.body);
-    if (!registered) return send_error(res, registered.err());
-    send_json(res, 201, registered.value(), kJson);
+    if (!registered) return front::send_error(res, registered.err());
+    front::send_json(res, 201, registered.value(), kJson);
   });
 
   server.Get(kFraudReportPath, [&auth, sandbox](const httplib::Request& req,
@@ -162,15 +163,15 @@ void install_sandbox_routes(httplib::Server& server, const credentials& auth,
     std::optional<caller> who = admit(auth, req, res);
     if (!who) return;
     result<std::string> report = sandbox->fraud_report(*who, scalar_param(req.params, "user_id"));
-    if (!report) return send_error(res, report.err());
-    send_json(res, 200, report.value(), kJson);
+    if (!report) return front::send_error(res, report.err());
+    front::send_json(res, 200, report.value(), kJson);
   });
 
-  reject_other_methods(server, kCardsPath, false, true);
-  reject_other_methods(server, kFraudReportPath, true, false);
-  reject_other_methods(server, kGrantPath, false, true);
-  reject_other_methods(server, kPurchasesPath, true, true);
-  reject_other_methods(server, kRewardsPath, true, false);
+  front::reject_other_methods(server, kCardsPath, false, true);
+  front::reject_other_methods(server, kFraudReportPath, true, false);
+  front::reject_other_methods(server, kGrantPath, false, true);
+  front::reject_other_methods(server, kPurchasesPath, true, true);
+  front::reject_other_methods(server, kRewardsPath, true, false);
 }
 
 }  // namespace lq::service

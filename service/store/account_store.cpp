@@ -57,21 +57,21 @@ bool account_store::insert_points_product(const std::string& id, const std::stri
 
 std::vector<user_row> account_store::users() {
   std::vector<user_row> rows;
-  statement q = db_.prepare("SELECT id, merchant_id, access_token FROM users ORDER BY id");
+  front::statement q = db_.prepare("SELECT id, merchant_id, access_token FROM users ORDER BY id");
   while (q.step()) rows.push_back({q.text(0), q.text(1), q.text(2)});
   return rows;
 }
 
 std::vector<client_row> account_store::clients() {
   std::vector<client_row> rows;
-  statement q = db_.prepare("SELECT client_id, merchant_id FROM clients ORDER BY client_id");
+  front::statement q = db_.prepare("SELECT client_id, merchant_id FROM clients ORDER BY client_id");
   while (q.step()) rows.push_back({q.text(0), q.optional_text(1)});
   return rows;
 }
 
 std::vector<merchant_row> account_store::merchants() {
   std::vector<merchant_row> rows;
-  statement q = db_.prepare(
+  front::statement q = db_.prepare(
       "SELECT id, merchant_key, time_zone, points_per_dollar, points_experience_id FROM merchants "
       "ORDER BY id");
   while (q.step()) rows.push_back({q.text(0), q.text(1), q.text(2), q.text(3), q.text(4)});
@@ -79,7 +79,7 @@ std::vector<merchant_row> account_store::merchants() {
 }
 
 std::optional<merchant_row> account_store::merchant(const std::string& id) {
-  statement q = db_.prepare(
+  front::statement q = db_.prepare(
       "SELECT id, merchant_key, time_zone, points_per_dollar, points_experience_id FROM merchants "
       "WHERE id = ?");
   q.bind(1, id);
@@ -88,7 +88,7 @@ std::optional<merchant_row> account_store::merchant(const std::string& id) {
 }
 
 std::optional<user_row> account_store::user(const std::string& id) {
-  statement q = db_.prepare("SELECT id, merchant_id, access_token FROM users WHERE id = ?");
+  front::statement q = db_.prepare("SELECT id, merchant_id, access_token FROM users WHERE id = ?");
   q.bind(1, id);
   if (!q.step()) return std::nullopt;
   return user_row{q.text(0), q.text(1), q.text(2)};
@@ -96,7 +96,7 @@ std::optional<user_row> account_store::user(const std::string& id) {
 
 std::vector<location_row> account_store::locations_of(const std::string& merchant_id) {
   std::vector<location_row> rows;
-  statement q = db_.prepare(
+  front::statement q = db_.prepare(
       "SELECT uid, id, merchant_id, time_zone FROM locations WHERE merchant_id = ? ORDER BY uid");
   q.bind(1, merchant_id);
   while (q.step()) rows.push_back({q.text(0), q.text(1), q.text(2), q.optional_text(3)});
@@ -105,7 +105,7 @@ std::vector<location_row> account_store::locations_of(const std::string& merchan
 
 std::vector<points_row> account_store::points_of(const std::string& user_id) {
   std::vector<points_row> rows;
-  statement q = db_.prepare(
+  front::statement q = db_.prepare(
       "SELECT points_experience_id, balance FROM points_balances WHERE user_id = ? "
       "ORDER BY position");
   q.bind(1, user_id);
@@ -116,7 +116,7 @@ std::vector<points_row> account_store::points_of(const std::string& user_id) {
 std::vector<offer_row> account_store::rewards_of(const std::string& user_id,
                                                  const std::string& merchant_id) {
   std::vector<offer_row> rows;
-  statement q = db_.prepare(
+  front::statement q = db_.prepare(
       "SELECT id, state, record FROM rewards WHERE user_id = ? AND merchant_id = ? ORDER BY id");
   q.bind(1, user_id).bind(2, merchant_id);
   while (q.step()) rows.push_back({q.text(0), q.text(1), q.text(2)});
@@ -125,7 +125,7 @@ std::vector<offer_row> account_store::rewards_of(const std::string& user_id,
 
 std::vector<offer_row> account_store::points_products_of(const std::string& merchant_id) {
   std::vector<offer_row> rows;
-  statement q =
+  front::statement q =
       db_.prepare("SELECT id, record FROM points_products WHERE merchant_id = ? ORDER BY id");
   q.bind(1, merchant_id);
   while (q.step()) rows.push_back({q.text(0), "", q.text(1)});
@@ -135,7 +135,7 @@ std::vector<offer_row> account_store::points_products_of(const std::string& merc
 std::vector<reward_origin_row> account_store::rewards_with_origin_of(
     const std::string& user_id, const std::string& merchant_id) {
   std::vector<reward_origin_row> rows;
-  statement q = db_.prepare(
+  front::statement q = db_.prepare(
       "SELECT r.id, r.state, r.record, c.external_uid_hashid, r.created_at, r.redeemed_at "
       "FROM rewards r LEFT JOIN campaigns c ON c.id = r.campaign_id "
       "WHERE r.user_id = ? AND r.merchant_id = ? ORDER BY r.created_at, r.id");

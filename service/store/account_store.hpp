@@ -72,7 +72,7 @@ struct reward_origin_row {
 
 class account_store {
  public:
-  explicit account_store(database& db) : db_(db) {}
+  explicit account_store(front::database& db) : db_(db) {}
 
   // insert_*: true when inserted, false when a record with that key exists (seeding).
   bool insert_merchant(const merchant_row& row);
@@ -99,7 +99,7 @@ class account_store {
                                                         const std::string& merchant_id);
 
  private:
-  database& db_;
+  front::database& db_;
 };
 
 }  // namespace lq::service

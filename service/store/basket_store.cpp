@@ -3,7 +3,7 @@
 namespace lq::service {
 
 std::optional<basket_row> basket_store::basket(const std::string& user_id, const std::string& id) {
-  statement q = db_.prepare(
+  front::statement q = db_.prepare(
       "SELECT user_id, id, merchant_id, state, body, reward_id, points_product_id, "
       "discount_cents, billed_at, created_at, updated_at FROM baskets WHERE user_id = ? AND id = "
       "?");
@@ -49,7 +49,7 @@ void basket_store::save_basket(const basket_row& row) {
 
 open_basket_usage basket_store::open_baskets_of(const std::string& user_id) {
   // The condition repeats the partial index's (baskets_open, schema 3), so it is used.
-  statement q = db_.prepare(
+  front::statement q = db_.prepare(
       "SELECT count(*), coalesce(sum(length(CAST(body AS BLOB))), 0) FROM baskets "
       "WHERE user_id = ? AND state IN ('checkout', 'placed')");
   q.bind(1, user_id);

@@ -32,7 +32,7 @@ struct open_basket_usage {
 
 class basket_store {
  public:
-  explicit basket_store(database& db) : db_(db) {}
+  explicit basket_store(front::database& db) : db_(db) {}
 
   std::optional<basket_row> basket(const std::string& user_id, const std::string& id);
   void save_basket(const basket_row& row);
@@ -48,7 +48,7 @@ class basket_store {
                     int64_t points, const std::string& basket_id, const std::string& at);
 
  private:
-  database& db_;
+  front::database& db_;
 };
 
 }  // namespace lq::service

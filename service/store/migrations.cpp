@@ -140,8 +140,9 @@ static_assert(sizeof kMigrations / sizeof kMigrations[0] == kSchemaVersion,
 
 }  // namespace
 
-int migrate(database& db) {
-  return apply_migrations(db, {"schema_version", kMigrations, kSchemaVersion, "this service"});
+int migrate(front::database& db) {
+  return front::apply_migrations(db,
+                                 {"schema_version", kMigrations, kSchemaVersion, "this service"});
 }
 
 }  // namespace lq::service

@@ -10,6 +10,6 @@ constexpr int kSchemaVersion = 4;
 
 /// Applies every migration newer than the file's schema_version, each in its own transaction;
 /// returns the version the file had. Throws database_error for a file newer than this build.
-int migrate(database& db);
+int migrate(front::database& db);
 
 }  // namespace lq::service

@@ -4,7 +4,7 @@ namespace lq::service {
 
 namespace {
 
-purchase_row read_purchase(const statement& q) {
+purchase_row read_purchase(const front::statement& q) {
   purchase_row row;
   row.id = q.integer(0);
   row.source = q.text(1);
@@ -41,7 +41,7 @@ namespace {
 constexpr const char* kCampaignColumns =
     "id, external_uid_hashid, merchant_id, reward_template, purchase_trigger, reward_type";
 
-campaign_row read_campaign(const statement& q) {
+campaign_row read_campaign(const front::statement& q) {
   return campaign_row{q.integer(0), q.text(1), q.text(2), q.text(3), q.optional_text(4), q.text(5)};
 }
 
@@ -49,15 +49,15 @@ campaign_row read_campaign(const statement& q) {
 
 std::optional<campaign_row> purchase_store::campaign_by_hashid(
     const std::string& external_uid_hashid) {
-  statement q = db_.prepare(std::string("SELECT ") + kCampaignColumns +
-                            " FROM campaigns WHERE external_uid_hashid = ?");
+  front::statement q = db_.prepare(std::string("SELECT ") + kCampaignColumns +
+                                   " FROM campaigns WHERE external_uid_hashid = ?");
   q.bind(1, external_uid_hashid);
   if (!q.step()) return std::nullopt;
   return read_campaign(q);
 }
 
 std::optional<campaign_row> purchase_store::campaign_by_id(int64_t id) {
-  statement q =
+  front::statement q =
       db_.prepare(std::string("SELECT ") + kCampaignColumns + " FROM campaigns WHERE id = ?");
   q.bind(1, id);
   if (!q.step()) return std::nullopt;
@@ -66,24 +66,26 @@ std::optional<campaign_row> purchase_store::campaign_by_id(int64_t id) {
 
 std::vector<campaign_row> purchase_store::triggered_campaigns_of(const std::string& merchant_id) {
   std::vector<campaign_row> rows;
-  statement q = db_.prepare(std::string("SELECT ") + kCampaignColumns +
-                            " FROM campaigns WHERE merchant_id = ? AND purchase_trigger IS NOT "
-                            "NULL ORDER BY id");
+  front::statement q =
+      db_.prepare(std::string("SELECT ") + kCampaignColumns +
+                  " FROM campaigns WHERE merchant_id = ? AND purchase_trigger IS NOT "
+                  "NULL ORDER BY id");
   q.bind(1, merchant_id);
   while (q.step()) rows.push_back(read_campaign(q));
   return rows;
 }
 
 bool purchase_store::has_campaign_reward(const std::string& user_id, int64_t campaign_id) {
-  statement q = db_.prepare("SELECT 1 FROM rewards WHERE user_id = ? AND campaign_id = ? LIMIT 1");
+  front::statement q =
+      db_.prepare("SELECT 1 FROM rewards WHERE user_id = ? AND campaign_id = ? LIMIT 1");
   q.bind(1, user_id).bind(2, campaign_id);
   return q.step();
 }
 
 std::vector<campaign_row> purchase_store::campaigns_of(const std::string& merchant_id) {
   std::vector<campaign_row> rows;
-  statement q = db_.prepare(std::string("SELECT ") + kCampaignColumns +
-                            " FROM campaigns WHERE merchant_id = ? ORDER BY id");
+  front::statement q = db_.prepare(std::string("SELECT ") + kCampaignColumns +
+                                   " FROM campaigns WHERE merchant_id = ? ORDER BY id");
   q.bind(1, merchant_id);
   while (q.step()) rows.push_back(read_campaign(q));
   return rows;
@@ -111,7 +113,7 @@ int64_t purchase_store::insert_purchase(const purchase_row& row) {
 
 int64_t purchase_store::committed_and_pending_points(const std::string& user_id,
                                                      const std::string& points_experience_id) {
-  statement q = db_.prepare(
+  front::statement q = db_.prepare(
       "SELECT coalesce((SELECT balance FROM points_balances WHERE user_id = ?1 AND "
       "points_experience_id = ?2), 0) + coalesce((SELECT sum(points) FROM purchases WHERE "
       "user_id = ?1 AND points_experience_id = ?2 AND landed_at IS NULL), 0)");
@@ -120,16 +122,16 @@ int64_t purchase_store::committed_and_pending_points(const std::string& user_id,
 }
 
 std::optional<int64_t> purchase_store::next_due_ms() {
-  statement q = db_.prepare("SELECT min(due_at) FROM purchases WHERE landed_at IS NULL");
+  front::statement q = db_.prepare("SELECT min(due_at) FROM purchases WHERE landed_at IS NULL");
   if (!q.step() || q.is_null(0)) return std::nullopt;
   return q.integer(0);
 }
 
 std::vector<purchase_row> purchase_store::due_purchases(int64_t now_ms) {
   std::vector<purchase_row> rows;
-  statement q = db_.prepare(std::string("SELECT ") + kPurchaseColumns +
-                            " FROM purchases WHERE landed_at IS NULL AND due_at <= ? "
-                            "ORDER BY due_at, id");
+  front::statement q = db_.prepare(std::string("SELECT ") + kPurchaseColumns +
+                                   " FROM purchases WHERE landed_at IS NULL AND due_at <= ? "
+                                   "ORDER BY due_at, id");
   q.bind(1, now_ms);
   while (q.step()) rows.push_back(read_purchase(q));
   return rows;
@@ -166,9 +168,9 @@ bool purchase_store::land_purchase(const purchase_row& row, int64_t now_ms, cons
 
 std::vector<purchase_row> purchase_store::landed_purchases_of(const std::string& user_id) {
   std::vector<purchase_row> rows;
-  statement q = db_.prepare(std::string("SELECT ") + kPurchaseColumns +
-                            " FROM purchases WHERE user_id = ? AND landed_at IS NOT NULL "
-                            "ORDER BY landed_at DESC, id DESC");
+  front::statement q = db_.prepare(std::string("SELECT ") + kPurchaseColumns +
+                                   " FROM purchases WHERE user_id = ? AND landed_at IS NOT NULL "
+                                   "ORDER BY landed_at DESC, id DESC");
   q.bind(1, user_id);
   while (q.step()) rows.push_back(read_purchase(q));
   return rows;
@@ -177,7 +179,7 @@ std::vector<purchase_row> purchase_store::landed_purchases_of(const std::string&
 std::vector<std::pair<int64_t, std::string>> purchase_store::triggered_rewards_of(
     const std::string& user_id) {
   std::vector<std::pair<int64_t, std::string>> rows;
-  statement q = db_.prepare(
+  front::statement q = db_.prepare(
       "SELECT trigger_purchase_id, id FROM rewards WHERE user_id = ? AND trigger_purchase_id IS "
       "NOT NULL ORDER BY trigger_purchase_id, id");
   q.bind(1, user_id);

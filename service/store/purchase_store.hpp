@@ -39,7 +39,7 @@ struct purchase_row {
 
 class purchase_store {
  public:
-  explicit purchase_store(database& db) : db_(db) {}
+  explicit purchase_store(front::database& db) : db_(db) {}
 
   /// Seeding: true when inserted, false when a record with that key exists.
   bool insert_campaign(const campaign_row& row);
@@ -67,7 +67,7 @@ class purchase_store {
   std::vector<std::pair<int64_t, std::string>> triggered_rewards_of(const std::string& user_id);
 
  private:
-  database& db_;
+  front::database& db_;
 };
 
 }  // namespace lq::service

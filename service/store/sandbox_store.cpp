@@ -14,7 +14,7 @@ void sandbox_store::set_every_card_registered_at(const std::string& at) {
 
 std::vector<card_row> sandbox_store::cards_of(const std::string& user_id) {
   std::vector<card_row> rows;
-  statement q =
+  front::statement q =
       db_.prepare("SELECT number, registered_at FROM user_cards WHERE user_id = ? ORDER BY rowid");
   q.bind(1, user_id);
   while (q.step()) rows.push_back({q.text(0), q.text(1)});
@@ -23,7 +23,7 @@ std::vector<card_row> sandbox_store::cards_of(const std::string& user_id) {
 
 int64_t sandbox_store::card_holder_count(const std::string& number, const std::string& user_id) {
   // The users of `user_id`'s merchant only: another merchant's users are not this one's.
-  statement q = db_.prepare(
+  front::statement q = db_.prepare(
       "SELECT count(DISTINCT c.user_id) FROM user_cards c JOIN users u ON u.id = c.user_id "
       "WHERE c.number = ? AND u.merchant_id = (SELECT merchant_id FROM users WHERE id = ?)");
   q.bind(1, number);

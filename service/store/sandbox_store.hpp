@@ -18,7 +18,7 @@ struct card_row {
 
 class sandbox_store {
  public:
-  explicit sandbox_store(database& db) : db_(db) {}
+  explicit sandbox_store(front::database& db) : db_(db) {}
 
   // insert_*: true when inserted, false when a record with that key exists (seeding).
   bool insert_card(const std::string& user_id, const card_row& row);
@@ -31,7 +31,7 @@ class sandbox_store {
   void delete_cards_of(const std::string& user_id);
 
  private:
-  database& db_;
+  front::database& db_;
 };
 
 }  // namespace lq::service

@@ -22,7 +22,7 @@ class store_file {
   explicit store_file(const std::string& path);
 
   std::mutex mutex_;
-  database database_;
+  front::database database_;
   int opened_version_ = 0;
 };
 
@@ -36,7 +36,7 @@ class store : private store_file,
   explicit store(const std::string& path);
 
   std::unique_lock<std::mutex> lock() { return std::unique_lock<std::mutex>(mutex_); }
-  database& db() { return database_; }
+  front::database& db() { return database_; }
   /// The schema version the file had when opened (0 for a new file).
   int opened_version() const { return opened_version_; }
 };

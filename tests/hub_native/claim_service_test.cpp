@@ -15,7 +15,7 @@
 namespace {
 
 using namespace lq::hub;
-using lq::service::database;
+using lq::front::database;
 using lq::service::testing::temp_dir;
 
 constexpr int64_t kTtl = 60'000;

@@ -21,7 +21,7 @@ struct account_view {
 
 class account_cache {
  public:
-  account_cache(store& db, const service_clock& clock) : db_(db), clock_(clock) {}
+  account_cache(store& db, const front::service_clock& clock) : db_(db), clock_(clock) {}
 
   /// The user's current view; 404 for an unknown user, 500 when the engine rejects the data.
   /// Takes the store lock itself: never call it while holding that lock.
@@ -33,7 +33,7 @@ class account_cache {
  private:
   std::mutex mutex_;  // taken before the store lock, never after it
   store& db_;
-  const service_clock& clock_;
+  const front::service_clock& clock_;
   std::map<std::string, std::shared_ptr<const account_view>> views_;
 };
 

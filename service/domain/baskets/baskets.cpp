@@ -202,7 +202,7 @@ result<basket_outcome> basket_service::submit(const caller& who, std::string_vie
   bool billed_now = false;
   {
     auto lock = db_.lock();
-    transaction tx(db_.db());
+    front::transaction tx(db_.db());
     if (is_open(fields->state)) drop_stale_open_baskets(db_, who.user_id, now);
     std::optional<basket_row> existing = db_.basket(who.user_id, fields->id);
     if (!transition_allowed(existing, fields->state)) {

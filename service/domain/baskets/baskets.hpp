@@ -34,7 +34,7 @@ std::string render_basket(const basket_outcome& outcome);
 
 class basket_service {
  public:
-  basket_service(store& db, account_cache& accounts, const service_clock& clock,
+  basket_service(store& db, account_cache& accounts, const front::service_clock& clock,
                  int64_t processing_delay_ms, order_window window, open_basket_limits open_limits,
                  std::function<void()> purchase_queued)
       : db_(db),
@@ -53,7 +53,7 @@ class basket_service {
  private:
   store& db_;
   account_cache& accounts_;
-  const service_clock& clock_;
+  const front::service_clock& clock_;
   int64_t processing_delay_ms_;
   order_window window_;
   open_basket_limits open_limits_;

@@ -21,13 +21,14 @@ std::optional<error> check_order_time(const order_window& window, instant order_
   const std::string clock = format_rfc3339_ms(now);
   if (order_ms < now_ms - window.max_age_ms) {
     return error{400, "order_timestamp " + shown + " is more than " +
-                          describe_duration(window.max_age_ms) + " before the service's clock (" +
-                          clock + "); a billed order must be at most that old"};
+                          front::describe_duration(window.max_age_ms) +
+                          " before the service's clock (" + clock +
+                          "); a billed order must be at most that old"};
   }
   if (order_ms > now_ms + window.max_lead_ms) {
     return error{400, "order_timestamp " + shown + " is more than " +
-                          describe_duration(window.max_lead_ms) + " after the service's clock (" +
-                          clock + ")"};
+                          front::describe_duration(window.max_lead_ms) +
+                          " after the service's clock (" + clock + ")"};
   }
   return std::nullopt;
 }

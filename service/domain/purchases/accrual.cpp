@@ -39,10 +39,10 @@ std::optional<int64_t> accrual_worker::land_due() {
   std::optional<int64_t> next;
   {
     auto lock = db_.lock();
-    const int64_t now = service_clock::wall_ms();
+    const int64_t now = front::service_clock::wall_ms();
     const std::string at = format_rfc3339_ms(instant_from_unix_ms(now));
     for (const purchase_row& purchase : db_.due_purchases(now)) {
-      transaction tx(db_.db());
+      front::transaction tx(db_.db());
       triggered_rewards triggered;
       if (db_.land_purchase(purchase, now, at)) {
         // In the same transaction: exactly once.
@@ -67,7 +67,7 @@ void accrual_worker::run() {
     int64_t sleep_ms = kMaxSleepMs;
     try {
       if (std::optional<int64_t> next = land_due()) {
-        sleep_ms = std::clamp<int64_t>(*next - service_clock::wall_ms(), 0, kMaxSleepMs);
+        sleep_ms = std::clamp<int64_t>(*next - front::service_clock::wall_ms(), 0, kMaxSleepMs);
       }
     } catch (const std::exception& e) {
       std::fprintf(stderr, "accrual: %s (retrying in 1 s)\n", e.what());

@@ -121,7 +121,7 @@ json issue_campaign_reward(store& db, const campaign_row& campaign, const std::s
     row.trigger_purchase_id = trigger_purchase_id;
     if (db.insert_reward(row)) return record;  // false only when the id is taken
   }
-  throw database_error("cannot find a free reward id");
+  throw front::database_error("cannot find a free reward id");
 }
 
 triggered_rewards issue_triggered_rewards(store& db, const purchase_row& purchase,

@@ -34,7 +34,7 @@ std::optional<purchase_row> new_purchase(const merchant_row& merchant, const std
   row.points = *points;
   row.points_experience_id = merchant.points_experience_id;
   row.purchased_at = std::move(purchased_at);
-  row.received_at = service_clock::wall_ms();
+  row.received_at = front::service_clock::wall_ms();
   row.due_at = row.received_at + processing_delay_ms;
   return row;
 }

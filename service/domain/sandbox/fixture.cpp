@@ -272,7 +272,7 @@ result<seed_summary> seed_from_fixture(store& db, const std::string& fixture_pat
                                        const std::string& now_text) {
   try {
     const json fixture = read_file(fixture_path);
-    transaction tx(db.db());
+    front::transaction tx(db.db());
     seeder s(db, now_text);
     s.seed(fixture);
     // Every account must load in the engine, or nothing of the fixture is kept.

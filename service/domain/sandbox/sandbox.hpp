@@ -1,6 +1,8 @@
 // The consumer API's sandbox operations (API spec 2.6, 2.7, 4.2-4.5): grant a campaign's reward,
 // simulate a purchase that lands after the processing delay, list purchases and rewards. Each
-// acts for the user of the access token, at that user's merchant.
+// acts for the user of the access token, at that user's merchant. Defined by concern: the rewards
+// in reward_grants.cpp, the purchases in simulated_purchases.cpp, the emulator's card helpers in
+// registered_cards.cpp (what their requests read alike: sandbox_request.hpp).
 #pragma once
 
 #include <cstddef>
@@ -38,7 +40,7 @@ struct reward_filters {
 
 class sandbox_service {
  public:
-  sandbox_service(store& db, account_cache& accounts, const service_clock& clock,
+  sandbox_service(store& db, account_cache& accounts, const front::service_clock& clock,
                   int64_t processing_delay_ms, std::function<void()> purchase_queued)
       : db_(db),
         accounts_(accounts),
@@ -66,7 +68,7 @@ class sandbox_service {
  private:
   store& db_;
   account_cache& accounts_;
-  const service_clock& clock_;
+  const front::service_clock& clock_;
   int64_t processing_delay_ms_;
   std::function<void()> purchase_queued_;
 };

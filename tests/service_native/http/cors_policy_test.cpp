@@ -8,15 +8,15 @@
 
 namespace {
 
-using lq::service::canonical_cors_origin;
-using lq::service::cors_policy;
+using lq::front::canonical_cors_origin;
+using lq::front::cors_policy;
 
 std::string canonical(const std::string& text) {
   auto origin = canonical_cors_origin(text);
   return origin ? *origin : "error: " + origin.err().message;
 }
 
-std::string header_value(const std::vector<lq::service::header_field>& headers,
+std::string header_value(const std::vector<lq::front::header_field>& headers,
                          const std::string& name) {
   for (const auto& [key, value] : headers) {
     if (key == name) return value;
@@ -71,7 +71,7 @@ TEST_CASE("a policy allows exactly the origins listed, each once", "[cors]") {
 }
 
 TEST_CASE("the grant names the API's methods and headers, and what a page may read", "[cors]") {
-  const auto preflight = lq::service::preflight_headers("http://localhost:5173", false);
+  const auto preflight = lq::front::preflight_headers("http://localhost:5173", false);
   CHECK(header_value(preflight, "Access-Control-Allow-Origin") == "http://localhost:5173");
   CHECK(header_value(preflight, "Access-Control-Allow-Methods") == "GET, POST");
   for (const char* name : {"Authorization", "Merchant-Key", "Accept", "Content-Type",
@@ -80,9 +80,9 @@ TEST_CASE("the grant names the API's methods and headers, and what a page may re
   }
   CHECK(header_value(preflight, "Access-Control-Allow-Private-Network") == "(none)");
   CHECK(header_value(preflight, "Access-Control-Allow-Credentials") == "(none)");
-  CHECK(header_value(lq::service::preflight_headers("http://a", true),
+  CHECK(header_value(lq::front::preflight_headers("http://a", true),
                      "Access-Control-Allow-Private-Network") == "true");
-  const auto answer = lq::service::allowed_origin_headers("http://localhost:5173");
+  const auto answer = lq::front::allowed_origin_headers("http://localhost:5173");
   CHECK(header_value(answer, "Access-Control-Allow-Origin") == "http://localhost:5173");
   CHECK(header_value(answer, "Access-Control-Expose-Headers") == "Date, ETag, Retry-After");
 }

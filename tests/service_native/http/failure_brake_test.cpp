@@ -9,7 +9,7 @@
 
 namespace {
 
-using lq::service::failure_brake;
+using lq::front::failure_brake;
 
 }  // namespace
 

@@ -10,7 +10,7 @@
 
 namespace {
 
-using lq::service::json_body_problem;
+using lq::front::json_body_problem;
 
 int status_of(std::vector<std::string_view> content_types) {
   auto problem = json_body_problem(content_types);

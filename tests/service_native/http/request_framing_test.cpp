@@ -1,4 +1,4 @@
-// Request framing (front/http/request_framing.*): where a head ends, which heads pass and what
+// Request framing (front/http/framing/): where a head ends, which heads pass and what
 // status the others get, and chunked bodies decoded as their bytes arrive.
 #include <catch2/catch.hpp>
 
@@ -6,16 +6,18 @@
 #include <string>
 #include <string_view>
 
-#include "front/http/request_framing.hpp"
+#include "front/http/framing/chunked_decoder.hpp"
+#include "front/http/framing/reason_phrase.hpp"
+#include "front/http/framing/request_framing.hpp"
 
 namespace {
 
-using lq::service::chunked_decoder;
-using lq::service::find_head_end;
-using lq::service::framing_limits;
-using lq::service::parse_request_head;
-using lq::service::reason_phrase_of;
-using lq::service::request_head;
+using lq::front::chunked_decoder;
+using lq::front::find_head_end;
+using lq::front::framing_limits;
+using lq::front::parse_request_head;
+using lq::front::reason_phrase_of;
+using lq::front::request_head;
 
 const framing_limits kLimits;
 

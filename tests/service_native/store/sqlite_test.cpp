@@ -15,6 +15,7 @@ namespace {
 
 using lq::service::testing::temp_dir;
 
+using namespace lq::front;
 using namespace lq::service;
 
 unsigned mode_of(const std::string& path) {

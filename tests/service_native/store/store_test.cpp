@@ -14,6 +14,7 @@ namespace {
 
 using lq::service::testing::temp_dir;
 
+using namespace lq::front;
 using namespace lq::service;
 
 // One merchant (2 points per dollar into "pe_1") and one user of it.

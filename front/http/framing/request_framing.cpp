@@ -1,53 +1,16 @@
-#include "front/http/request_framing.hpp"
+#include "front/http/framing/request_framing.hpp"
 
 #include <vector>
 
-namespace lq::service {
+#include "front/http/framing/field_syntax.hpp"
+
+namespace lq::front {
+
+using field_syntax::is_token_char;
+using field_syntax::same_name;
+using field_syntax::trim;
 
 namespace {
-
-bool is_token_char(unsigned char c) {
-  if (c >= '0' && c <= '9') return true;
-  if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') return true;
-  switch (c) {
-    case '!':
-    case '#':
-    case '$':
-    case '%':
-    case '&':
-    case '\'':
-    case '*':
-    case '+':
-    case '-':
-    case '.':
-    case '^':
-    case '_':
-    case '`':
-    case '|':
-    case '~':
-      return true;
-    default:
-      return false;
-  }
-}
-
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool same_name(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
 
 // Splits at LF, dropping one CR before it; a CR anywhere else is an error.
 result<std::vector<std::string_view>> split_lines(std::string_view head) {
@@ -88,12 +51,12 @@ std::optional<size_t> parse_length(std::string_view text) {
   return value;
 }
 
-error too_large(const framing_limits& limits) {
+}  // namespace
+
+error body_too_large(const framing_limits& limits) {
   return error{413, "request body is larger than 1 MiB (" + std::to_string(limits.max_body_bytes) +
                         " bytes)"};
 }
-
-}  // namespace
 
 result<std::optional<size_t>> find_head_end(std::string_view buffer, const framing_limits& limits) {
   // Blank lines before a request line are tolerated (RFC 9112 2.2) only as CRLF pairs at the start.
@@ -247,128 +210,8 @@ result<request_head> parse_request_head(std::string_view head, const framing_lim
   }
   if (out.chunked && out.http10) return error{400, "HTTP/1.0 has no chunked transfer coding"};
   out.content_length = content_length.value_or(0);
-  if (out.content_length > limits.max_body_bytes) return too_large(limits);
+  if (out.content_length > limits.max_body_bytes) return body_too_large(limits);
   return out;
 }
 
-result<bool> chunked_decoder::feed(std::string_view input, size_t& consumed) {
-  while (consumed < input.size() || stage_ == stage::done) {
-    switch (stage_) {
-      case stage::done:
-        return true;
-      case stage::size_line: {
-        const size_t lf = input.find('\n', consumed);
-        if (lf == std::string_view::npos) {
-          if (input.size() - consumed > 1024) return error{400, "a chunk size line is too long"};
-          return false;
-        }
-        std::string_view line = input.substr(consumed, lf - consumed);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        const std::string_view digits = trim(line.substr(0, line.find(';')));
-        if (digits.empty() || digits.size() > 8) {
-          return error{400, "a chunk size is not a hexadecimal number of at most 8 digits"};
-        }
-        size_t size = 0;
-        for (char c : digits) {
-          int digit = -1;
-          if (c >= '0' && c <= '9') digit = c - '0';
-          if (lower(c) >= 'a' && lower(c) <= 'f') digit = lower(c) - 'a' + 10;
-          if (digit < 0) return error{400, "a chunk size is not a hexadecimal number"};
-          size = size * 16 + static_cast<size_t>(digit);
-        }
-        trailer_bytes_ += line.size() + 2;
-        if (trailer_bytes_ > limits_.max_head_bytes) {
-          return error{400, "the chunked body's framing is larger than " +
-                                std::to_string(limits_.max_head_bytes) + " bytes"};
-        }
-        consumed = lf + 1;
-        if (size > limits_.max_body_bytes - body_.size()) return too_large(limits_);
-        remaining_ = size;
-        stage_ = size == 0 ? stage::trailer : stage::data;
-        break;
-      }
-      case stage::data: {
-        const size_t take = std::min(remaining_, input.size() - consumed);
-        body_.append(input.substr(consumed, take));
-        consumed += take;
-        remaining_ -= take;
-        if (remaining_ == 0) stage_ = stage::data_end;
-        break;
-      }
-      case stage::data_end: {
-        if (input[consumed] == '\n') {
-          consumed += 1;
-        } else if (input[consumed] == '\r') {
-          if (consumed + 1 >= input.size()) return false;
-          if (input[consumed + 1] != '\n') return error{400, "a chunk is not followed by CRLF"};
-          consumed += 2;
-        } else {
-          return error{400, "a chunk is longer than its size"};
-        }
-        stage_ = stage::size_line;
-        break;
-      }
-      case stage::trailer: {
-        const size_t lf = input.find('\n', consumed);
-        if (lf == std::string_view::npos) {
-          if (input.size() - consumed > limits_.max_head_bytes) {
-            return error{431, "the chunked trailer is too large"};
-          }
-          return false;
-        }
-        std::string_view line = input.substr(consumed, lf - consumed);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        consumed = lf + 1;
-        if (line.empty()) {
-          stage_ = stage::done;
-          return true;
-        }
-        trailer_bytes_ += line.size() + 2;
-        if (++trailer_count_ > limits_.max_header_count ||
-            trailer_bytes_ > limits_.max_head_bytes) {
-          return error{431, "the chunked trailer is too large"};
-        }
-        if (line.find(':') == std::string_view::npos) {
-          return error{400, "a chunked trailer line has no colon"};
-        }
-        break;  // trailer fields are read and dropped
-      }
-    }
-  }
-  return stage_ == stage::done;
-}
-
-const char* reason_phrase_of(int status) {
-  switch (status) {
-    case 100:
-      return "Continue";
-    case 200:
-      return "OK";
-    case 400:
-      return "Bad Request";
-    case 404:
-      return "Not Found";
-    case 408:
-      return "Request Timeout";
-    case 413:
-      return "Payload Too Large";
-    case 414:
-      return "URI Too Long";
-    case 415:
-      return "Unsupported Media Type";
-    case 431:
-      return "Request Header Fields Too Large";
-    case 500:
-      return "Internal Server Error";
-    case 501:
-      return "Not Implemented";
-    case 503:
-      return "Service Unavailable";
-    case 507:
-      return "Insufficient Storage";
-    default:
-      return "Error";
-  }
-}
-
-}  // namespace lq::service
+}  // namespace lq::front

@@ -2,7 +2,8 @@
 // authentication) sees anything: the head's size, line syntax and header count, one valid
 // Content-Length or chunked (never both), no Content-Encoding, and a body limit on the bytes
 // actually received, chunked included. A request that passes is rewritten into one canonical
-// form (Content-Length framing, the body decoded) for httplib to parse.
+// form (Content-Length framing, the body decoded) for httplib to parse. A chunked body is
+// chunked_decoder.hpp's.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +13,7 @@
 
 #include "lq/result.hpp"
 
-namespace lq::service {
+namespace lq::front {
 
 struct framing_limits {
   size_t max_body_bytes = size_t{1} << 20;    // 413
@@ -42,28 +43,7 @@ result<std::optional<size_t>> find_head_end(std::string_view buffer, const frami
 /// name what is wrong.
 result<request_head> parse_request_head(std::string_view head, const framing_limits& limits);
 
-/// Incremental chunked decoding with the body limit on decoded bytes and the head limit on
-/// chunk lines and trailers.
-class chunked_decoder {
- public:
-  explicit chunked_decoder(const framing_limits& limits) : limits_(limits) {}
+/// 413: a body (declared, or decoded so far) larger than the limit.
+error body_too_large(const framing_limits& limits);
 
-  /// Consumes what it can of `input` from `consumed` on (advancing it); true when the body is
-  /// complete, false when more bytes are needed; an error (400, 413) on a bad or too large body.
-  result<bool> feed(std::string_view input, size_t& consumed);
-  const std::string& body() const { return body_; }
-
- private:
-  enum class stage { size_line, data, data_end, trailer, done };
-  const framing_limits& limits_;
-  stage stage_ = stage::size_line;
-  size_t remaining_ = 0;
-  size_t trailer_bytes_ = 0;
-  size_t trailer_count_ = 0;
-  std::string body_;
-};
-
-/// The status line's reason phrase for the statuses the service sends.
-const char* reason_phrase_of(int status);
-
-}  // namespace lq::service
+}  // namespace lq::front
