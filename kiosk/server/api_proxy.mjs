@@ -23,7 +23,7 @@ const HOP_BY_HOP = new Set([
   'host',
 ]);
 
-/** The largest request body forwarded: the service's and the hub's own limit (front/http/request_framing.hpp: max_body_bytes). */
+/** The largest request body forwarded: the service's and the hub's own limit (front/http/framing/request_framing.hpp: max_body_bytes). */
 export const MAX_BODY_BYTES = 1 << 20;
 /** How long the service may take to answer. */
 const UPSTREAM_TIMEOUT_MS = 30_000;

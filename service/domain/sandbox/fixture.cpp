@@ -293,7 +293,7 @@ result<seed_summary> seed_from_fixture(store& db, const std::string& fixture_pat
 }
 
 void restamp_seeded_times(store& db, const std::string& now_text) {
-  transaction tx(db.db());
+  front::transaction tx(db.db());
   db.set_every_reward_created_at(now_text);
   db.set_every_card_registered_at(now_text);
   tx.commit();
