@@ -12,9 +12,10 @@
 //   - one hidden import: only web/engine/server_module.js imports a module by a specifier that
 //     bundlers are told to leave alone (webpackIgnore / @vite-ignore); the rest call it.
 //   - at most twelve concepts per folder (a concept: a file stem, kiosk.js and kiosk.css being one;
-//     a sub-folder: one) in every folder below web/, in kiosk/server/, kiosk/page/ and scripts/,
-//     sub-folders included (build output aside). Not yet checked, being grouped (issue 36): web/
-//     itself and bench/.
+//     a sub-folder: one) in every folder below web/, in kiosk/server/, kiosk/page/, scripts/ and
+//     tests/, sub-folders included (build output aside; the fuzz corpus and crash inputs are data:
+//     each of their folders is one concept, never looked into). Not yet checked, being grouped
+//     (issue 36): web/ itself and bench/.
 // The kiosk page's imports (the package's entry points only) are check-imports.mjs's.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -176,6 +177,9 @@ export function typesFromIndex(dir) {
   return found;
 }
 
+/** The fuzzers' seed corpus and saved crash inputs: data, one folder of files per target. */
+export const FUZZ_DATA = ['tests/engine/fuzz/corpus', 'tests/engine/fuzz/regressions'];
+
 /** The concepts of folder `dir`: its files' stems (the name up to its first dot) and its sub-folders. */
 export function folderConcepts(dir, { skip = new Set() } = {}) {
   const concepts = new Set();
@@ -188,17 +192,19 @@ export function folderConcepts(dir, { skip = new Set() } = {}) {
 
 /**
  * The folders among `dirs` and below them with more than `max` concepts (`skip`: folders and
- * files left out; `below`: check only the folders below each of `dirs`): [{ dir, concepts }].
+ * files left out; `data`: folders that count as one concept but are not looked into; `below`:
+ * check only the folders below each of `dirs`): [{ dir, concepts }].
  */
-export function crowdedFolders(dirs, { max = MAX_FOLDER_CONCEPTS, skip = [], below = false } = {}) {
+export function crowdedFolders(dirs, { max = MAX_FOLDER_CONCEPTS, skip = [], data = [], below = false } = {}) {
   const skipped = new Set(skip.map((file) => path.resolve(file)));
+  const opaque = new Set(data.map((dir) => path.resolve(dir)));
   const crowded = [];
   const visit = (dir, check) => {
     const concepts = folderConcepts(dir, { skip: skipped });
     if (check && concepts.size > max) crowded.push({ dir, concepts: [...concepts].sort() });
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory() && !skipped.has(full)) visit(full, true);
+      if (entry.isDirectory() && !skipped.has(full) && !opaque.has(full)) visit(full, true);
     }
   };
   for (const dir of dirs) visit(path.resolve(dir), !below);
@@ -247,6 +253,7 @@ function main() {
   for (const { dir, concepts } of [
     ...crowdedFolders([path.join(root, 'web')], { skip: generated, below: true }),
     ...crowdedFolders([path.join(root, 'kiosk/server'), path.join(root, 'kiosk/page'), path.join(root, 'scripts')], { skip: generated }),
+    ...crowdedFolders([path.join(root, 'tests')], { data: FUZZ_DATA.map((dir) => path.join(root, dir)) }),
   ]) {
     problems.push(`${rel(dir)}/ has ${concepts.length} concepts (at most ${MAX_FOLDER_CONCEPTS}): group them by what they serve`);
   }
@@ -261,7 +268,7 @@ function main() {
     console.log(`check-house: modules of web/ and kiosk/, .d.ts files of web/ and the C++ units within ${MAX_MODULE_LINES} lines ` +
       `(${Object.keys(LONG_FILES_TO_SPLIT).length} files waiting for their split: LONG_FILES_TO_SPLIT); ` +
       'each type of web/ declared once, beside its modules; one module hides Node-only imports; ' +
-      `folders below web/, kiosk/server/, kiosk/page/ and scripts/ of at most ${MAX_FOLDER_CONCEPTS} concepts`);
+      `folders below web/, kiosk/server/, kiosk/page/, scripts/ and tests/ of at most ${MAX_FOLDER_CONCEPTS} concepts`);
     return 0;
   }
   for (const problem of problems) console.error(`check-house: ${problem}`);
