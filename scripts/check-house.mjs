@@ -16,6 +16,9 @@
 //     tests/, sub-folders included (build output aside; the fuzz corpus and crash inputs are data:
 //     each of their folders is one concept, never looked into). Not yet checked, being grouped
 //     (issue 36): web/ itself and bench/.
+//   - Chromium's lane: a test file of tests/ that drives Chromium (calls launchChromium) is named
+//     *.chromium.test.js, and one so named drives it (npm test runs those in its browser lane, the
+//     rest in its parts' lanes; the consumer suite, a step of its own, aside).
 // The kiosk page's imports (the package's entry points only) are check-imports.mjs's.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -221,6 +224,18 @@ export function hiddenImports(dir, { allowed, skip = [] } = {}) {
     .filter((file) => file !== path.resolve(allowed) && HIDDEN_IMPORT.test(readFileSync(file, 'utf8')));
 }
 
+/**
+ * The test files under `dir` (`skip`: folders left out) whose name does not say whether they drive
+ * Chromium: [{ file, drives }] (drives: it calls launchChromium, yet is not *.chromium.test.js).
+ */
+export function chromiumMisnamed(dir, { skip = [] } = {}) {
+  const skipped = new Set(skip.map((file) => path.resolve(file)));
+  return filesUnder(path.resolve(dir), /\.test\.m?js$/, skipped).flatMap((file) => {
+    const drives = /\blaunchChromium\(/.test(readFileSync(file, 'utf8'));
+    return drives === /\.chromium\.test\.m?js$/.test(file) ? [] : [{ file, drives }];
+  });
+}
+
 function main() {
   const rel = (file) => path.relative(root, file);
   const problems = [];
@@ -264,11 +279,17 @@ function main() {
   for (const { file, specifier } of typesFromIndex(path.join(root, 'web'))) {
     problems.push(`${rel(file)} imports '${specifier}': import a type from the folder that declares it`);
   }
+  for (const { file, drives } of chromiumMisnamed(path.join(root, 'tests'), { skip: [path.join(root, 'tests/consumer')] })) {
+    problems.push(drives
+      ? `${rel(file)} drives Chromium: name it *.chromium.test.js (npm test runs those in its browser lane)`
+      : `${rel(file)} is named *.chromium.test.js but drives no Chromium: name it *.test.js`);
+  }
   if (problems.length === 0) {
     console.log(`check-house: modules of web/ and kiosk/, .d.ts files of web/ and the C++ units within ${MAX_MODULE_LINES} lines ` +
       `(${Object.keys(LONG_FILES_TO_SPLIT).length} files waiting for their split: LONG_FILES_TO_SPLIT); ` +
       'each type of web/ declared once, beside its modules; one module hides Node-only imports; ' +
-      `folders below web/, kiosk/server/, kiosk/page/, scripts/ and tests/ of at most ${MAX_FOLDER_CONCEPTS} concepts`);
+      `folders below web/, kiosk/server/, kiosk/page/, scripts/ and tests/ of at most ${MAX_FOLDER_CONCEPTS} concepts; ` +
+      'the tests that drive Chromium named *.chromium.test.js');
     return 0;
   }
   for (const problem of problems) console.error(`check-house: ${problem}`);

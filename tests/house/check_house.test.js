@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { FUZZ_DATA, crowdedFolders, duplicateDeclarations, hiddenImports, longCppUnits, longModules, longTypeFiles, typesFromIndex } from '../../scripts/check-house.mjs';
+import { FUZZ_DATA, chromiumMisnamed, crowdedFolders, duplicateDeclarations, hiddenImports, longCppUnits, longModules, longTypeFiles, typesFromIndex } from '../../scripts/check-house.mjs';
 import { entryModules, pageImportsPastEntryPoints, serverImportsPastExports } from '../../scripts/check-imports.mjs';
 import { root } from '../support/support.js';
 
@@ -218,6 +218,29 @@ test('a C++ unit over 400 lines is named: a .cpp with its .hpp, src/ with its in
       longTypeFiles([path.join(dir, 'web')], { skip: [path.join(dir, 'web/dist')] }).map(({ file, lines: n }) => [path.relative(dir, file), n]),
       [['web/index.d.ts', 401]],
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a test that drives Chromium is named *.chromium.test.js, and one so named drives it; skipped folders aside', () => {
+  const launch = ['launch', 'Chromium'].join(''); // spelled apart: this file drives no Chromium
+  const drives = `const browser = await ${launch}();\n`;
+  const dir = tree({
+    'tests/package/orders/outbox.test.js': drives,
+    'tests/package/orders/outbox.chromium.test.js': drives,
+    'tests/kiosk/page/page.chromium.test.js': `import { ${launch} } from '../../support/support.js';\n`,
+    'tests/kiosk/server/server.test.js': '',
+    'tests/support/support.js': `export async function ${launch}() {}\n`,
+    'tests/consumer/browser.test.js': drives,
+  });
+  try {
+    assert.deepEqual(
+      chromiumMisnamed(path.join(dir, 'tests'), { skip: [path.join(dir, 'tests/consumer')] })
+        .map(({ file, drives: d }) => [path.relative(dir, file), d]).sort(),
+      [['tests/kiosk/page/page.chromium.test.js', false], ['tests/package/orders/outbox.test.js', true]],
+    );
+    assert.deepEqual(chromiumMisnamed(path.join(root, 'tests'), { skip: [path.join(root, 'tests/consumer')] }), [], 'the checkout');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
