@@ -19,6 +19,10 @@
 //   - Chromium's lane: a test file of tests/ that drives Chromium (calls launchChromium) is named
 //     *.chromium.test.js, and one so named drives it (npm test runs those in its browser lane, the
 //     rest in its parts' lanes; the consumer suite, a step of its own, aside).
+//   - docs/architecture.md kept true: its folder tables (first column "folder", or a folder such as
+//     `include/lq/`) list every folder of the part they describe, each once, the files a row names
+//     are in its folder, and every path it cites (`web/...`, `src/...`, braces and `*` allowed;
+//     what a build makes aside) and every link it gives exists.
 // The kiosk page's imports (the package's entry points only) are check-imports.mjs's.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -236,6 +240,87 @@ export function chromiumMisnamed(dir, { skip = [] } = {}) {
   });
 }
 
+// The top folders a doc cites paths of, and what builds make (cited, never checked: a clean clone has none).
+const CITED_ROOTS = /^(?:src|include|web|wasm|front|service|hub|emulator|kiosk|tests|scripts|bench|docs|fixtures|examples|schemas|npm|\.ci)\//;
+const BUILT = /^(?:build|node_modules|dist-pack|test-output|web\/dist|kiosk\/page\/dist)\/|^web\/index\.node\.mjs$/;
+
+/** `a/b.{hpp,cpp}` -> a/b.hpp, a/b.cpp. */
+function expandBraces(cited) {
+  const match = /^(.*)\{([^{}]*)\}(.*)$/.exec(cited);
+  return match ? match[2].split(',').flatMap((part) => expandBraces(match[1] + part + match[3])) : [cited];
+}
+
+/** Whether `cited` names a file or folder of `root` (`*` any name, `<x>` any one; `web/index`: a file of that stem). */
+function citedExists(root, cited) {
+  if (existsSync(path.join(root, cited))) return true;
+  const glob = /[*<]/.test(cited) ? cited : /\/$|\.[^/]*$/.test(cited) ? null : `${cited}.*`;
+  const pattern = (segment) => new RegExp(`^${segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/<[^>]*>/g, '[^/]+')}$`);
+  const walk = (dir, [first, ...rest]) => first === undefined ||
+    (existsSync(dir) && readdirSync(dir).some((name) => pattern(first).test(name) && walk(path.join(dir, name), rest)));
+  return glob !== null && walk(root, glob.replace(/\/$/, '').split('/'));
+}
+
+/** The tables of a markdown text: [{ header: [cells], rows: [[cells]] }]. */
+function markdownTables(text) {
+  const tables = [];
+  let table = null;
+  for (const line of text.split('\n')) {
+    const cells = line.startsWith('|') ? line.replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((cell) => cell.trim()) : null;
+    if (cells === null) table = null;
+    else if (table === null) tables.push((table = { header: cells, rows: [] }));
+    else if (!cells.every((cell) => /^:?-+:?$/.test(cell))) table.rows.push(cells);
+  }
+  return tables;
+}
+
+const codeSpans = (text) => [...text.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
+
+/**
+ * What `doc` says that the tree does not bear out: a folder table (first column "folder", or a
+ * folder such as `include/lq/`) that leaves out a folder of its part (`generated` aside) or lists
+ * one twice, a file a row names that is not in the row's folder, a cited path (a code span that
+ * starts with a top folder, braces and `*` allowed) or a link that does not exist.
+ */
+export function architectureProblems(root, { doc = 'docs/architecture.md', generated = [] } = {}) {
+  const text = readFileSync(path.join(root, doc), 'utf8');
+  const skipped = new Set(generated.map((dir) => path.resolve(root, dir)));
+  const problems = [];
+  for (const { header, rows } of markdownTables(text)) {
+    const named = /^`([^`]+\/)`$/.exec(header[0])?.[1] ?? (header[0] === 'folder' ? '' : null);
+    const firsts = rows.map((row) => codeSpans(row[0] ?? '').map((cited) => named + cited));
+    // The part: the folder the header names, else the top folder of the rows' paths.
+    const part = named ? named.replace(/\/$/, '') : firsts.flat()[0]?.split('/')[0];
+    if (named === null || !part || !existsSync(path.join(root, part))) continue;
+    const listed = new Map(); // sub-folder -> the rows that are it
+    for (const [folder, ...below] of firsts.flat().filter((c) => c.startsWith(`${part}/`)).map((c) => c.slice(part.length + 1).split('/'))) {
+      if (below.length > 0) listed.set(folder, (listed.get(folder) ?? 0) + (below.join('/') === '' ? 1 : 0));
+    }
+    for (const entry of readdirSync(path.join(root, part), { withFileTypes: true })) {
+      if (!entry.isDirectory() || skipped.has(path.resolve(root, part, entry.name))) continue;
+      if (!listed.has(entry.name)) problems.push(`${doc}: the table of ${part}/ leaves out ${part}/${entry.name}/`);
+      else if (listed.get(entry.name) > 1) problems.push(`${doc}: the table of ${part}/ lists ${part}/${entry.name}/ ${listed.get(entry.name)} times`);
+    }
+    rows.forEach((row, i) => {
+      const folder = firsts[i].length === 1 && firsts[i][0].endsWith('/') ? firsts[i][0] : null;
+      const names = folder === null ? [] : codeSpans(row.slice(1).join(' ')).filter((c) => /^[\w.-]+\.(?:m?js|d\.ts|cpp|hpp|json)$/.test(c));
+      for (const name of names.filter((n) => !filesUnder(path.join(root, folder), /./).some((file) => path.basename(file) === n))) {
+        problems.push(`${doc}: the row of ${folder} cites ${name}, which is not in ${folder}`);
+      }
+    });
+  }
+  for (const cited of codeSpans(text).map((span) => span.replace(/:\d+$/, '').replace(/^\.\//, ''))) {
+    if (!CITED_ROOTS.test(cited) || /\s/.test(cited)) continue;
+    for (const one of expandBraces(cited).filter((c) => !BUILT.test(c) && !citedExists(root, c))) problems.push(`${doc} cites ${one}, which does not exist`);
+  }
+  for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+    if (!/^[a-z]+:/.test(target) && !existsSync(path.resolve(root, path.dirname(doc), target))) problems.push(`${doc} links to ${target}, which does not exist`);
+  }
+  return [...new Set(problems)];
+}
+
+/** What builds make, never a part's folder. */
+export const GENERATED = ['web/dist', 'web/index.node.mjs', 'kiosk/page/dist'];
+
 function main() {
   const rel = (file) => path.relative(root, file);
   const problems = [];
@@ -264,7 +349,7 @@ function main() {
   for (const { name, places } of duplicateDeclarations(path.join(root, 'web'))) {
     problems.push(`type ${name} is declared ${places.length} times: ${places.map((p) => rel(p)).join(', ')}`);
   }
-  const generated = [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs'), path.join(root, 'kiosk/page/dist')];
+  const generated = GENERATED.map((file) => path.join(root, file));
   for (const { dir, concepts } of [
     ...crowdedFolders([path.join(root, 'web')], { skip: generated, below: true }),
     ...crowdedFolders([path.join(root, 'kiosk/server'), path.join(root, 'kiosk/page'), path.join(root, 'scripts')], { skip: generated }),
@@ -284,12 +369,13 @@ function main() {
       ? `${rel(file)} drives Chromium: name it *.chromium.test.js (npm test runs those in its browser lane)`
       : `${rel(file)} is named *.chromium.test.js but drives no Chromium: name it *.test.js`);
   }
+  problems.push(...architectureProblems(root, { generated: GENERATED }));
   if (problems.length === 0) {
     console.log(`check-house: modules of web/ and kiosk/, .d.ts files of web/ and the C++ units within ${MAX_MODULE_LINES} lines ` +
       `(${Object.keys(LONG_FILES_TO_SPLIT).length} files waiting for their split: LONG_FILES_TO_SPLIT); ` +
       'each type of web/ declared once, beside its modules; one module hides Node-only imports; ' +
       `folders below web/, kiosk/server/, kiosk/page/, scripts/ and tests/ of at most ${MAX_FOLDER_CONCEPTS} concepts; ` +
-      'the tests that drive Chromium named *.chromium.test.js');
+      'the tests that drive Chromium named *.chromium.test.js; docs/architecture.md\'s folder tables whole, its paths and links there');
     return 0;
   }
   for (const problem of problems) console.error(`check-house: ${problem}`);

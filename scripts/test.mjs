@@ -121,7 +121,7 @@ const npmReady = await step(
   npmPackagesMissing() ? [['npm', ['ci', '--no-audit', '--no-fund']]] : [],
 );
 
-await step('imports and the house rules of web/ and kiosk/ (scripts/check-imports.mjs, scripts/check-house.mjs)', [
+await step('imports and the house rules: web/, kiosk/, tests/, docs/architecture.md (scripts/check-imports.mjs, scripts/check-house.mjs)', [
   node('scripts/check-imports.mjs', 'web'),
   node('scripts/check-imports.mjs', 'kiosk'),
   node('scripts/check-house.mjs'),
