@@ -1,8 +1,9 @@
 // lq::posix_tz_for_zone (include/lq/tzif.hpp) in the emulator: where the native service reads a
 // zone's POSIX TZ rule from the system tzdata, the wasm runtime asks the JS runtime's Intl data
 // through the package's own tzRuleFromIntl (web/account/intl_tz_rule.js), which gives the same
-// offsets across every DST edge of this year and next (tests/js/intl_tz_rule.test.js). "This
-// year" is the emulator's clock's. No tzdata file is read, so it works in browsers and workers.
+// offsets across every DST edge of this year and next (tests/package/account/intl_tz_rule.test.js).
+// "This year" is the emulator's clock's. No tzdata file is read, so it works in browsers and
+// workers.
 #include <emscripten/emscripten.h>
 
 #include <algorithm>

@@ -120,7 +120,7 @@ export function buildWasm() {
   const dir = path.join(root, 'build/wasm');
   configureWasm(env);
   // The shipped module, then the bench build (build/wasm/loyalty_qualifier_bench.*, never
-  // shipped: the entry points that measure the boundary, for bench/ and tests/js/explain_typed),
+  // shipped: the entry points that measure the boundary, for bench/ and tests/package/engine/explain_typed),
   // one call each: a first call may configure again, and make knows only the targets it read.
   for (const target of ['loyalty_qualifier', 'loyalty_qualifier_bench']) {
     run('cmake', ['--build', 'build/wasm', '--parallel', jobs, '--target', target], env);
@@ -226,7 +226,7 @@ export function bundleNodeEntry(web = path.join(root, 'web')) {
   writeIfChanged(path.join(web, NODE_ENTRY), Buffer.from(nodeEntryText(web)));
 }
 
-/** The text bundleNodeEntry writes (tests/js/node_entry.test.js checks the file is current). */
+/** The text bundleNodeEntry writes (tests/package/engine/node_entry.test.js checks the file is current). */
 export function nodeEntryText(web = path.join(root, 'web')) {
   const esbuild = createRequire(import.meta.url)('esbuild');
   const bundle = esbuild.buildSync({

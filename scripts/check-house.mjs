@@ -11,9 +11,17 @@
 //   - one hidden import: only web/engine/server_module.js imports a module by a specifier that
 //     bundlers are told to leave alone (webpackIgnore / @vite-ignore); the rest call it.
 //   - at most twelve concepts per folder (a concept: a file stem, kiosk.js and kiosk.css being one;
-//     a sub-folder: one) in every folder below web/, in kiosk/server/, kiosk/page/, scripts/ and
-//     bench/, sub-folders included (build output aside). Not yet checked, being grouped (issue 36):
-//     web/ itself.
+//     a sub-folder: one) in every folder below web/, in kiosk/server/, kiosk/page/, scripts/,
+//     bench/ and tests/, sub-folders included (build output aside; the fuzz corpus and crash inputs
+//     of tests/ are data: each of their folders is one concept, never looked into). Not yet
+//     checked, being grouped (issue 36): web/ itself.
+//   - Chromium's lane: a test file of tests/ that drives Chromium (calls launchChromium) is named
+//     *.chromium.test.js, and one so named drives it (npm test runs those in its browser lane, the
+//     rest in its parts' lanes; the consumer suite, a step of its own, aside).
+//   - docs/architecture.md kept true: its folder tables (first column "folder", or a folder such as
+//     `include/lq/`) list every folder of the part they describe, each once, the files a row names
+//     are in its folder, and every path it cites (`web/...`, `src/...`, braces and `*` allowed;
+//     what a build makes aside) and every link it gives exists.
 // The kiosk page's imports (the package's entry points only) are check-imports.mjs's.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -166,6 +174,9 @@ export function typesFromIndex(dir) {
   return found;
 }
 
+/** The fuzzers' seed corpus and saved crash inputs: data, one folder of files per target. */
+export const FUZZ_DATA = ['tests/engine/fuzz/corpus', 'tests/engine/fuzz/regressions'];
+
 /** The concepts of folder `dir`: its files' stems (the name up to its first dot) and its sub-folders. */
 export function folderConcepts(dir, { skip = new Set() } = {}) {
   const concepts = new Set();
@@ -178,17 +189,19 @@ export function folderConcepts(dir, { skip = new Set() } = {}) {
 
 /**
  * The folders among `dirs` and below them with more than `max` concepts (`skip`: folders and
- * files left out; `below`: check only the folders below each of `dirs`): [{ dir, concepts }].
+ * files left out; `data`: folders that count as one concept but are not looked into; `below`:
+ * check only the folders below each of `dirs`): [{ dir, concepts }].
  */
-export function crowdedFolders(dirs, { max = MAX_FOLDER_CONCEPTS, skip = [], below = false } = {}) {
+export function crowdedFolders(dirs, { max = MAX_FOLDER_CONCEPTS, skip = [], data = [], below = false } = {}) {
   const skipped = new Set(skip.map((file) => path.resolve(file)));
+  const opaque = new Set(data.map((dir) => path.resolve(dir)));
   const crowded = [];
   const visit = (dir, check) => {
     const concepts = folderConcepts(dir, { skip: skipped });
     if (check && concepts.size > max) crowded.push({ dir, concepts: [...concepts].sort() });
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory() && !skipped.has(full)) visit(full, true);
+      if (entry.isDirectory() && !skipped.has(full) && !opaque.has(full)) visit(full, true);
     }
   };
   for (const dir of dirs) visit(path.resolve(dir), !below);
@@ -204,6 +217,99 @@ export function hiddenImports(dir, { allowed, skip = [] } = {}) {
   return filesUnder(path.resolve(dir), /\.m?js$/, skipped)
     .filter((file) => file !== path.resolve(allowed) && HIDDEN_IMPORT.test(readFileSync(file, 'utf8')));
 }
+
+/**
+ * The test files under `dir` (`skip`: folders left out) whose name does not say whether they drive
+ * Chromium: [{ file, drives }] (drives: it calls launchChromium, yet is not *.chromium.test.js).
+ */
+export function chromiumMisnamed(dir, { skip = [] } = {}) {
+  const skipped = new Set(skip.map((file) => path.resolve(file)));
+  return filesUnder(path.resolve(dir), /\.test\.m?js$/, skipped).flatMap((file) => {
+    const drives = /\blaunchChromium\(/.test(readFileSync(file, 'utf8'));
+    return drives === /\.chromium\.test\.m?js$/.test(file) ? [] : [{ file, drives }];
+  });
+}
+
+// The top folders a doc cites paths of, and what builds make (cited, never checked: a clean clone has none).
+const CITED_ROOTS = /^(?:src|include|web|wasm|front|service|hub|emulator|kiosk|tests|scripts|bench|docs|fixtures|examples|schemas|npm|\.ci)\//;
+const BUILT = /^(?:build|node_modules|dist-pack|test-output|web\/dist|kiosk\/page\/dist)\/|^web\/index\.node\.mjs$/;
+
+/** `a/b.{hpp,cpp}` -> a/b.hpp, a/b.cpp. */
+function expandBraces(cited) {
+  const match = /^(.*)\{([^{}]*)\}(.*)$/.exec(cited);
+  return match ? match[2].split(',').flatMap((part) => expandBraces(match[1] + part + match[3])) : [cited];
+}
+
+/** Whether `cited` names a file or folder of `root` (`*` any name, `<x>` any one; `web/index`: a file of that stem). */
+function citedExists(root, cited) {
+  if (existsSync(path.join(root, cited))) return true;
+  const glob = /[*<]/.test(cited) ? cited : /\/$|\.[^/]*$/.test(cited) ? null : `${cited}.*`;
+  const pattern = (segment) => new RegExp(`^${segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/<[^>]*>/g, '[^/]+')}$`);
+  const walk = (dir, [first, ...rest]) => first === undefined ||
+    (existsSync(dir) && readdirSync(dir).some((name) => pattern(first).test(name) && walk(path.join(dir, name), rest)));
+  return glob !== null && walk(root, glob.replace(/\/$/, '').split('/'));
+}
+
+/** The tables of a markdown text: [{ header: [cells], rows: [[cells]] }]. */
+function markdownTables(text) {
+  const tables = [];
+  let table = null;
+  for (const line of text.split('\n')) {
+    const cells = line.startsWith('|') ? line.replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((cell) => cell.trim()) : null;
+    if (cells === null) table = null;
+    else if (table === null) tables.push((table = { header: cells, rows: [] }));
+    else if (!cells.every((cell) => /^:?-+:?$/.test(cell))) table.rows.push(cells);
+  }
+  return tables;
+}
+
+const codeSpans = (text) => [...text.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
+
+/**
+ * What `doc` says that the tree does not bear out: a folder table (first column "folder", or a
+ * folder such as `include/lq/`) that leaves out a folder of its part (`generated` aside) or lists
+ * one twice, a file a row names that is not in the row's folder, a cited path (a code span that
+ * starts with a top folder, braces and `*` allowed) or a link that does not exist.
+ */
+export function architectureProblems(root, { doc = 'docs/architecture.md', generated = [] } = {}) {
+  const text = readFileSync(path.join(root, doc), 'utf8');
+  const skipped = new Set(generated.map((dir) => path.resolve(root, dir)));
+  const problems = [];
+  for (const { header, rows } of markdownTables(text)) {
+    const named = /^`([^`]+\/)`$/.exec(header[0])?.[1] ?? (header[0] === 'folder' ? '' : null);
+    const firsts = rows.map((row) => codeSpans(row[0] ?? '').map((cited) => named + cited));
+    // The part: the folder the header names, else the top folder of the rows' paths.
+    const part = named ? named.replace(/\/$/, '') : firsts.flat()[0]?.split('/')[0];
+    if (named === null || !part || !existsSync(path.join(root, part))) continue;
+    const listed = new Map(); // sub-folder -> the rows that are it
+    for (const [folder, ...below] of firsts.flat().filter((c) => c.startsWith(`${part}/`)).map((c) => c.slice(part.length + 1).split('/'))) {
+      if (below.length > 0) listed.set(folder, (listed.get(folder) ?? 0) + (below.join('/') === '' ? 1 : 0));
+    }
+    for (const entry of readdirSync(path.join(root, part), { withFileTypes: true })) {
+      if (!entry.isDirectory() || skipped.has(path.resolve(root, part, entry.name))) continue;
+      if (!listed.has(entry.name)) problems.push(`${doc}: the table of ${part}/ leaves out ${part}/${entry.name}/`);
+      else if (listed.get(entry.name) > 1) problems.push(`${doc}: the table of ${part}/ lists ${part}/${entry.name}/ ${listed.get(entry.name)} times`);
+    }
+    rows.forEach((row, i) => {
+      const folder = firsts[i].length === 1 && firsts[i][0].endsWith('/') ? firsts[i][0] : null;
+      const names = folder === null ? [] : codeSpans(row.slice(1).join(' ')).filter((c) => /^[\w.-]+\.(?:m?js|d\.ts|cpp|hpp|json)$/.test(c));
+      for (const name of names.filter((n) => !filesUnder(path.join(root, folder), /./).some((file) => path.basename(file) === n))) {
+        problems.push(`${doc}: the row of ${folder} cites ${name}, which is not in ${folder}`);
+      }
+    });
+  }
+  for (const cited of codeSpans(text).map((span) => span.replace(/:\d+$/, '').replace(/^\.\//, ''))) {
+    if (!CITED_ROOTS.test(cited) || /\s/.test(cited)) continue;
+    for (const one of expandBraces(cited).filter((c) => !BUILT.test(c) && !citedExists(root, c))) problems.push(`${doc} cites ${one}, which does not exist`);
+  }
+  for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+    if (!/^[a-z]+:/.test(target) && !existsSync(path.resolve(root, path.dirname(doc), target))) problems.push(`${doc} links to ${target}, which does not exist`);
+  }
+  return [...new Set(problems)];
+}
+
+/** What builds make, never a part's folder. */
+export const GENERATED = ['web/dist', 'web/index.node.mjs', 'kiosk/page/dist'];
 
 function main() {
   const rel = (file) => path.relative(root, file);
@@ -223,10 +329,11 @@ function main() {
   for (const { name, places } of duplicateDeclarations(path.join(root, 'web'))) {
     problems.push(`type ${name} is declared ${places.length} times: ${places.map((p) => rel(p)).join(', ')}`);
   }
-  const generated = [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs'), path.join(root, 'kiosk/page/dist')];
+  const generated = GENERATED.map((file) => path.join(root, file));
   for (const { dir, concepts } of [
     ...crowdedFolders([path.join(root, 'web')], { skip: generated, below: true }),
     ...crowdedFolders(GROUPED_FOLDERS.map((dir) => path.join(root, dir)), { skip: generated }),
+    ...crowdedFolders([path.join(root, 'tests')], { data: FUZZ_DATA.map((dir) => path.join(root, dir)) }),
   ]) {
     problems.push(`${rel(dir)}/ has ${concepts.length} concepts (at most ${MAX_FOLDER_CONCEPTS}): group them by what they serve`);
   }
@@ -237,10 +344,17 @@ function main() {
   for (const { file, specifier } of typesFromIndex(path.join(root, 'web'))) {
     problems.push(`${rel(file)} imports '${specifier}': import a type from the folder that declares it`);
   }
+  for (const { file, drives } of chromiumMisnamed(path.join(root, 'tests'), { skip: [path.join(root, 'tests/consumer')] })) {
+    problems.push(drives
+      ? `${rel(file)} drives Chromium: name it *.chromium.test.js (npm test runs those in its browser lane)`
+      : `${rel(file)} is named *.chromium.test.js but drives no Chromium: name it *.test.js`);
+  }
+  problems.push(...architectureProblems(root, { generated: GENERATED }));
   if (problems.length === 0) {
     console.log(`check-house: modules of web/ and kiosk/, .d.ts files of web/ and the C++ units within ${MAX_MODULE_LINES} lines; ` +
       'each type of web/ declared once, beside its modules; one module hides Node-only imports; ' +
-      `folders below web/, ${GROUPED_FOLDERS.map((dir) => `${dir}/`).join(', ')} of at most ${MAX_FOLDER_CONCEPTS} concepts`);
+      `folders below web/, ${[...GROUPED_FOLDERS, 'tests'].map((dir) => `${dir}/`).join(', ')} of at most ${MAX_FOLDER_CONCEPTS} concepts; ` +
+      'the tests that drive Chromium named *.chromium.test.js; docs/architecture.md\'s folder tables whole, its paths and links there');
     return 0;
   }
   for (const problem of problems) console.error(`check-house: ${problem}`);

@@ -6,7 +6,7 @@
 #                                        rather than timed, on the build without sanitizers; each
 #                                        target's corpus is then replayed under ASan + UBSan
 #
-# tests/fuzz/run.sh alone defaults to 60 s per target; tests/fuzz/README.md tells the rest.
+# tests/engine/fuzz/run.sh alone defaults to 60 s per target; tests/engine/fuzz/README.md tells the rest.
 set -euo pipefail
 if [[ "${1:-}" == --long ]]; then
   shift
@@ -15,4 +15,4 @@ if [[ "${1:-}" == --long ]]; then
 else
   export FUZZ_SECONDS=${FUZZ_SECONDS:-10}
 fi
-exec "$(dirname "${BASH_SOURCE[0]}")/../tests/fuzz/run.sh" "$@"
+exec "$(dirname "${BASH_SOURCE[0]}")/../tests/engine/fuzz/run.sh" "$@"

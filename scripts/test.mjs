@@ -2,16 +2,19 @@
 // native Catch2 tests (ctest; again under ASan + UBSan), short libFuzzer runs of every parser,
 // the import-cycle check of web/ and kiosk/ and the house rules a program can check (module
 // length, one declaration per type, the kiosk page on the package's entry points), the faces'
-// includes of the engine (scripts/check-includes.mjs), JS tests (tests/js/), the local service over HTTP
-// (tests/service/), the store hub over HTTP (tests/hub/), the emulator (tests/emulator/, then the service's and hub's
-// suites that need no database file again on the wasm runtime), its launcher from the checkout (tests/package/), the consumer suite
-// (tests/consumer/: the tarballs of `npm run pack` installed outside the checkout, with the
-// README's code blocks, Node, esbuild, Vite and jsdom, Chromium, the CLI and serve), the kiosk
-// page in Chromium (tests/browser/) and the types (tsc --noEmit).
+// includes of the engine (scripts/check-includes.mjs), and the tests of each part of the house,
+// sorted by the part they test (tests/<part>/, docs/development.md): the checks' own tests
+// (tests/house/), the package in Node (tests/package/, the launchers from the checkout among them),
+// the local service over HTTP (tests/service/), the store hub over HTTP (tests/hub/), the kiosk
+// server (tests/kiosk/), the emulator (tests/emulator/, then the service's and hub's suites that
+// need no database file again on the wasm runtime), every test that drives Chromium
+// (*.chromium.test.js, wherever its part is), the consumer suite (tests/consumer/: the tarballs of
+// `npm run pack` installed outside the checkout, with the README's code blocks, Node, esbuild,
+// Vite and jsdom, Chromium, the CLI and serve) and the types (tsc --noEmit).
 // Each step prints its wall time and the CPU time of its processes; the summary adds the total.
 // Exits non-zero when any step fails.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -118,7 +121,7 @@ const npmReady = await step(
   npmPackagesMissing() ? [['npm', ['ci', '--no-audit', '--no-fund']]] : [],
 );
 
-await step('imports and the house rules of web/ and kiosk/ (scripts/check-imports.mjs, scripts/check-house.mjs)', [
+await step('imports and the house rules: web/, kiosk/, tests/, docs/architecture.md (scripts/check-imports.mjs, scripts/check-house.mjs)', [
   node('scripts/check-imports.mjs', 'web'),
   node('scripts/check-imports.mjs', 'kiosk'),
   node('scripts/check-house.mjs'),
@@ -140,7 +143,23 @@ const wasmBuilt = systemReady && (await step('wasm build', [node('scripts/build.
 // lanes (Node's suites; the emulator's build and suites; Chromium's and the consumer's), each
 // suite two files at a time. `ready` is true, or why the step cannot run.
 const FILES_AT_ONCE = 2;
-const suite = (dir) => node('--test', `--test-concurrency=${FILES_AT_ONCE}`, dir);
+const EMULATOR_BUILD = "emulator build (the service's and the hub's C++ in wasm)";
+// A test that drives Chromium is named *.chromium.test.js, in the folder of the part it tests: the
+// browser lane runs them all (the consumer suite's own aside), the other lanes the rest.
+const CHROMIUM_TEST = /\.chromium\.test\.m?js$/;
+/** The test files below `dir` (sorted), those that drive Chromium (`chromium`) or the others. */
+function testFiles(dir, { chromium = false, skip = [] } = {}) {
+  const files = [];
+  for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    const file = `${dir}/${entry.name}`;
+    if (skip.includes(file)) continue;
+    if (entry.isDirectory()) files.push(...testFiles(file, { chromium, skip }));
+    else if (/\.test\.m?js$/.test(entry.name) && CHROMIUM_TEST.test(entry.name) === chromium) files.push(file);
+  }
+  return files.sort();
+}
+const nodeTest = (files) => node('--test', `--test-concurrency=${FILES_AT_ONCE}`, ...files);
+const suite = (dir) => nodeTest(testFiles(dir));
 const builtForJs = (wasmBuilt && npmReady) || 'wasm build or npm packages missing';
 const builtForService = (nativeBuilt && wasmBuilt) || 'native or wasm build failed';
 const builtForConsumer = (nativeBuilt && wasmBuilt && npmReady) || 'native or wasm build or npm packages missing';
@@ -161,36 +180,38 @@ const nativeLane = [
     ready: nativeBuilt || 'native build failed',
   },
 ];
+// The package's suite reads the emulator's build too (the root export's import graph reaches the
+// emulator's module): it comes last in its lane, when that build is long done.
 const nodeLane = [
-  { name: 'service tests (node --test tests/service/)', commands: [suite('tests/service/')], ready: builtForService },
-  { name: 'JS tests (node --test tests/js/)', commands: [suite('tests/js/')], ready: builtForJs },
+  { name: 'service tests (node --test tests/service/)', commands: [suite('tests/service')], ready: builtForService },
+  { name: 'house tests: the checks of scripts/ (node --test tests/house/)', commands: [suite('tests/house')], ready: builtForJs },
   {
     name: 'store hub tests: claims over HTTP, startStoreHub and the hub CLI (node --test tests/hub/)',
-    commands: [suite('tests/hub/')],
+    commands: [suite('tests/hub')],
     ready: nativeBuilt || 'native build failed',
   },
   {
-    name: 'launcher tests: serve and startLocalService from the checkout (node --test tests/package/)',
-    commands: [suite('tests/package/')],
-    ready: builtForService,
+    name: 'package tests: web/ in Node, the launchers from the checkout (node --test tests/package/)',
+    commands: [suite('tests/package')],
+    ready: builtForConsumer,
+    after: EMULATOR_BUILD,
   },
 ];
 // One conformance suite, two runtimes: the emulator's own tests (the 1,000-request differential
 // against the native service among them), then the service's and the hub's suites that need no
 // database file, again on the wasm runtime (LQ_SERVICE_RUNTIME, LQ_HUB_RUNTIME: their harnesses).
 const WASM_CONFORMANCE = [
-  'tests/service/account_etag.test.js',
-  'tests/service/account_read.test.js',
-  'tests/service/baskets.test.js',
-  'tests/service/endpoint_agreement.test.js',
-  'tests/service/fraud_rule.test.js',
-  'tests/service/parity.test.js',
-  'tests/service/sandbox.test.js',
+  'tests/service/accounts/account_etag.test.js',
+  'tests/service/accounts/account_read.test.js',
+  'tests/service/baskets/baskets.test.js',
+  'tests/service/baskets/endpoint_agreement.test.js',
+  'tests/service/baskets/parity.test.js',
+  'tests/service/sandbox/fraud_rule.test.js',
+  'tests/service/sandbox/sandbox.test.js',
   'tests/hub/claims.test.js',
   'tests/hub/launcher.test.js',
 ];
 // The emulator's lane: its build (the service's and the hub's C++ in wasm), then its suites.
-const EMULATOR_BUILD = "emulator build (the service's and the hub's C++ in wasm)";
 const emulatorLane = [
   {
     name: EMULATOR_BUILD,
@@ -198,30 +219,39 @@ const emulatorLane = [
     ready: wasmBuilt || 'wasm build failed',
   },
   {
-    name: 'emulator tests: createEmulator, MSW, the wasm runtime, the differential test, Chromium (node --test tests/emulator/)',
-    commands: [suite('tests/emulator/')],
+    name: 'emulator tests: createEmulator, MSW, the wasm runtime, the differential test (node --test tests/emulator/)',
+    commands: [suite('tests/emulator')],
     ready: builtForConsumer,
     after: EMULATOR_BUILD,
   },
   {
     name: 'service and hub suites on the wasm runtime (LQ_SERVICE_RUNTIME=wasm LQ_HUB_RUNTIME=wasm node --test ...)',
-    commands: [['env', ['LQ_SERVICE_RUNTIME=wasm', 'LQ_HUB_RUNTIME=wasm', process.execPath, '--test',
-      `--test-concurrency=${FILES_AT_ONCE}`, ...WASM_CONFORMANCE]]],
+    commands: [['env', ['LQ_SERVICE_RUNTIME=wasm', 'LQ_HUB_RUNTIME=wasm', ...nodeTest(WASM_CONFORMANCE).flat()]]],
     ready: builtForConsumer,
     after: EMULATOR_BUILD,
   },
 ];
-// The browser's and the consumer's suites read the emulator's build (the package's files, the
-// tarballs): they start once it is done (`after`), the types meanwhile.
+// The Chromium tests and the consumer's suite read the emulator's build (the package's files, the
+// tarballs): they start once it is done (`after`), the types and the kiosk server's tests meanwhile.
 const browserLane = [
   {
     name: 'types (tsc --noEmit)',
     commands: ['tsconfig.json', 'tsconfig.es2022.json', 'tsconfig.webworker.json'].map((config) =>
-      node('node_modules/typescript/bin/tsc', '--noEmit', '-p', `tests/js/types/${config}`)),
+      node('node_modules/typescript/bin/tsc', '--noEmit', '-p', `tests/package/types/${config}`)),
     ready: npmReady || 'npm packages missing',
   },
-  { name: 'browser tests (node --test tests/browser/)', commands: [suite('tests/browser/')], ready: builtForConsumer, after: EMULATOR_BUILD },
-  { name: 'consumer tests (node --test tests/consumer/)', commands: [suite('tests/consumer/')], ready: builtForConsumer, after: EMULATOR_BUILD },
+  {
+    name: 'kiosk tests in Node: the kiosk server, its page bundle (node --test tests/kiosk/)',
+    commands: [suite('tests/kiosk')],
+    ready: builtForConsumer,
+  },
+  {
+    name: 'Chromium tests: the package, the kiosk page, the service and the emulator in a browser (tests/**/*.chromium.test.js)',
+    commands: [nodeTest(testFiles('tests', { chromium: true, skip: ['tests/consumer'] }))],
+    ready: builtForConsumer,
+    after: EMULATOR_BUILD,
+  },
+  { name: 'consumer tests (node --test tests/consumer/)', commands: [suite('tests/consumer')], ready: builtForConsumer, after: EMULATOR_BUILD },
 ];
 
 // Each step's outcome (true: passed), for the steps of other lanes that come `after` it.

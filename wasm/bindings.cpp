@@ -96,7 +96,7 @@ class snapshot_handle {
 #ifdef LQ_WASM_BENCH_ENTRY_POINTS
   // The bench build's alone (loyalty_qualifier_bench, bench/README.md): the answers as the
   // engine's JSON text, read with text(), to measure the boundary against; and the reference the
-  // typed explain() is tested against (tests/js/explain_typed.test.js).
+  // typed explain() is tested against (tests/package/engine/explain_typed.test.js).
   int qualify_json(size_t request_size, double now_ms) {
     if (!qualifier_.has_snapshot()) return no_snapshot();
     return keep_text(

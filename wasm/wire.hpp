@@ -1,6 +1,6 @@
 // The wire between the engine and web/engine/wire.js: how answers cross as numbers in wasm memory.
 // Every layout and constant is declared here once; the JS side declares the same in wire.js and
-// tests/js/wire.test.js compares the two through wire_layout().
+// tests/package/engine/wire.test.js compares the two through wire_layout().
 //
 // Offers have one numbering on both sides: the engine's offer number (lq::qualifier::offer_number:
 // rewards first, then points products, each in output order).

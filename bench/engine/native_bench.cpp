@@ -203,7 +203,8 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  if (!print_op.empty()) {  // each answer (or error body) on a line: tests/js/explain_typed.test.js
+  if (!print_op.empty()) {  // each answer (or error body) on a line:
+                            // tests/package/engine/explain_typed.test.js
     if (print_op != "qualify_json" && print_op != "explain") {
       std::fprintf(stderr, "lq_native_bench: --print qualify_json|explain\n");
       return 2;

@@ -15,7 +15,7 @@ const CACHE = `loyalty-kiosk-${VERSION}`;
 // What the page loads: the build's bundles of the page and of its engine worker (dist/, made from
 // kiosk.js and engine_worker.js with every module they import: kiosk/server/page_bundle.mjs), and
 // what those load by URL from the package, the module glue (when the engine runs in the page) and
-// the wasm module. tests/browser/kiosk_precache.test.js checks that nothing loaded is missing.
+// the wasm module. tests/kiosk/page/kiosk_precache.test.js checks that nothing loaded is missing.
 const PRECACHE = [
   './',
   './index.html',

@@ -5,7 +5,7 @@
 // :date, :datetime, :time, :unit and :percent) are left out: messageformat builds its function
 // sets in module code no bundler can drop, and they made a fifth of the entry's download
 // (docs/decisions.md, "The guest's language"). Run it after changing messageformat's
-// version; tests/js/messages_vendor.test.js fails while the file differs from what it writes.
+// version; tests/package/messages/messages_vendor.test.js fails while the file differs from what it writes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';

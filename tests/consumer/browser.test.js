@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import * as esbuild from 'esbuild';
 import { build as viteBuild } from 'vite';
 
-import { exampleRewards, launchChromium, sendFile } from '../js/support.js';
+import { exampleRewards, launchChromium, sendFile } from '../support/support.js';
 import { consumerProject, root } from './consumer_project.js';
 
 const snapshot = readFileSync(path.join(root, 'examples/snapshot.json'), 'utf8');

@@ -14,7 +14,7 @@ import { after, before, test } from 'node:test';
 import * as esbuild from 'esbuild';
 
 import { PLATFORM_PACKAGE, consumerProject, root } from './consumer_project.js';
-import { fencedBlocks } from './readme_blocks.js';
+import { fencedBlocks } from './readme/readme_blocks.js';
 
 const readmeBlock = (info) => {
   const block = fencedBlocks(readFileSync(path.join(root, 'README.md'), 'utf8')).find((b) => b.info === info);

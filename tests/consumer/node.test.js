@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
 import { importGraph } from '../../scripts/check-imports.mjs';
-import { examplePointsProducts, exampleRewards } from '../js/support.js';
+import { examplePointsProducts, exampleRewards } from '../support/support.js';
 import { consumerProject, root } from './consumer_project.js';
 
 const snapshotFile = path.join(root, 'examples/snapshot.json');

@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 
 import { build as viteBuild } from 'vite';
 
-import { launchChromium, sendFile } from '../js/support.js';
+import { launchChromium, sendFile } from '../support/support.js';
 import { consumerProject, root, waitFor } from './consumer_project.js';
 
 const GUEST = { token: 'at_u1001_7Qx2LmN9pR4s', key: 'mk_harbor_5f1c9a7e2b' }; // Alex, of the demo data

@@ -1,5 +1,5 @@
 // The package's types and JSON Schemas as a consumer installs them (issue 38): the consumer files of
-// tests/js/types/ compiled by tsc against the packed package under each lib (ES2022 with Node's
+// tests/package/types/ compiled by tsc against the packed package under each lib (ES2022 with Node's
 // types, DOM, WebWorker), with skipLibCheck false, exactOptionalPropertyTypes and
 // noUncheckedIndexedAccess; the schemas imported by their subpath export and checked against the
 // installed examples. A file that imports loyalty-qualifier/msw has MSW beside it (its optional peer
@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 
 import { consumerProject, root } from './consumer_project.js';
 
-const typesDir = path.join(root, 'tests/js/types');
+const typesDir = path.join(root, 'tests/package/types');
 const CONFIGS = { 'ES2022 with Node\'s types': 'tsconfig.es2022.json', DOM: 'tsconfig.json', WebWorker: 'tsconfig.webworker.json' };
 /** Each config's lib, as the issue lists them: ES2022 alone (with Node's types), with DOM, with WebWorker. */
 const LIBS = { 'tsconfig.es2022.json': ['es2022'], 'tsconfig.json': ['es2022', 'dom'], 'tsconfig.webworker.json': ['es2022', 'webworker'] };

@@ -19,7 +19,7 @@ import { build as viteBuild } from 'vite';
 import webpack from 'webpack';
 
 import { consumerProject } from './consumer_project.js';
-import { exampleRewards, launchChromium, root, sendFile } from '../js/support.js';
+import { exampleRewards, launchChromium, root, sendFile } from '../support/support.js';
 
 const snapshot = readFileSync(path.join(root, 'examples/snapshot.json'), 'utf8');
 const basket = readFileSync(path.join(root, 'examples/basket.json'), 'utf8');

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { createEmulator } from '../../web/emulator/emulator.js';
-import { offsetAt, parsePosixTz, ruleEvents } from '../js/tz_footers.js';
+import { offsetAt, parsePosixTz, ruleEvents } from '../support/tz_footers.js';
 import { FIXED_NOW, scratchDir, serviceBinary, startService } from '../service/harness.js';
 
 const ZONES = [

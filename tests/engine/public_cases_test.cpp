@@ -19,7 +19,7 @@ using nlohmann::json;
 std::string cases_path() {
   const std::string shared = LQ_SOURCE_DIR "/../shared/cases/public.json";
   if (std::ifstream(shared).good()) return shared;
-  return LQ_SOURCE_DIR "/tests/cases/public.json";
+  return LQ_SOURCE_DIR "/tests/engine/cases/public.json";
 }
 
 std::vector<std::string> ids_of(const json& list) {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { exchange, requestBytes } from '../service/raw_http.js';
+import { exchange, requestBytes } from '../service/http/raw_http.js';
 import { STORE_KEY, basketOf, hubBinary, hubCall, pointsClaim, rewardClaim, scratchDir, startHub, waitFor } from './harness.js';
 
 const scratch = scratchDir('lq-hub-');

@@ -14,9 +14,10 @@ export { scratchDir, waitFor } from '../service/harness.js';
 export const STORE_KEY = '7f3a9c2e5b8d41f0a6c3e9b27d5f1a84';
 const binary = process.env.LQ_HUB_BIN ?? path.join(root, 'build/native/hub/loyalty_hub');
 
+// The newest modification time of the sources the hub is built from (include/, src/, front/ and hub/).
 function newestSource() {
   let newest = 0;
-  for (const dir of ['hub', 'service', 'src']) {
+  for (const dir of ['include', 'src', 'front', 'hub']) {
     for (const entry of readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })) {
       if (entry.isFile() && /\.(cpp|hpp)$|^CMakeLists\.txt$/.test(entry.name)) {
         newest = Math.max(newest, statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);

@@ -43,11 +43,11 @@ function run(command, args) {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
 }
 
-// The newest modification time of the sources the binary is built from (include/, src/ and
-// service/ with their subfolders).
+// The newest modification time of the sources the binary is built from (include/, src/, front/
+// and service/ with their subfolders).
 function newestSource() {
   let newest = statSync(path.join(root, 'CMakeLists.txt')).mtimeMs;
-  for (const dir of ['include', 'src', 'service']) {
+  for (const dir of ['include', 'src', 'front', 'service']) {
     for (const entry of readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })) {
       if (entry.isFile() && /\.(cpp|hpp)$|^CMakeLists\.txt$/.test(entry.name)) {
         newest = Math.max(newest, statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
