@@ -228,6 +228,9 @@ function wireControls() {
     renderHub();
     if (state.guest) recompute(); // what other kiosks claim, or nothing promised
   });
+  changes.addEventListener('holds', () => {
+    if (state.guest) recompute();
+  });
   changes.addEventListener('banner', (event) => showBanner(event.detail));
   $('guest').addEventListener('change', (event) => selectGuest(event.target.value));
   $('language').addEventListener('change', (event) => setLanguage(event.target.value));

@@ -153,6 +153,11 @@ function hybridFor(guest) {
       if (state.guest === owner) refreshAccount();
     },
   });
+  // What the guest's engine answers from changed without a new snapshot (another kiosk's claim,
+  // a spend the service has since billed): the offers in view are computed again.
+  hybrid.addEventListener('snapshotchange', (event) => {
+    if (event.reason === 'holds' && state.hybrid === hybrid) emit('holds');
+  });
   hybrids.set(guest.user_id, hybrid);
   clients.set(hybrid, client);
   return hybrid;
