@@ -22,7 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 import { buildWasm } from '../scripts/build.mjs';
-import { startLocalService } from '../web/service/local_service.js';
+import { startLocalService } from '../web/local/service/local_service.js';
 import { checkoutRows } from './service/checkout.mjs';
 import { connectionRows } from './service/connections.mjs';
 import { emulatorRows } from './emulator/emulator.mjs';

@@ -9,8 +9,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { instantiateEmulatorModule } from '../web/emulator/emulator_module.js';
-import { serviceArguments } from '../web/emulator/service_options.js';
+import { instantiateEmulatorModule } from '../web/local/emulator/emulator_module.js';
+import { serviceArguments } from '../web/local/emulator/service_options.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(root, 'web/dist/loyalty_emulator_seed.mjs');
@@ -53,7 +53,7 @@ async function seededDatabase(text) {
   withBytes(m, [encoder.encode(`${fixture}\0`), encoder.encode(text)], ([at, data], [, size]) => {
     if (!m._lq_emulator_write_file(at, data, size)) throw new Error(`cannot write ${fixture}`);
   });
-  // createEmulator's own arguments (web/emulator/emulator.js).
+  // createEmulator's own arguments (web/local/emulator/emulator.js).
   const { args } = serviceArguments({ accessLog: 'off' }, { caller: 'seeded_image' });
   const packed = encoder.encode([...args, '--fixture', fixture, '--db', db].join('\0'));
   const service = withBytes(m, [packed], ([at], [size]) => m._lq_service_create(at, size, SEEDED_AT));
@@ -75,7 +75,7 @@ if (!images.every((image) => Buffer.from(image).equals(Buffer.from(images[0]))))
   throw new Error('the demo fixture\'s texts seed different databases');
 }
 const source = `// The demo fixture's database as web/dist/loyalty_emulator.wasm seeds it (emulator/seeded_image.mjs;
-// web/emulator/seeded_image.js reads it). Generated: do not edit.
+// web/local/emulator/seeded_image.js reads it). Generated: do not edit.
 export const fixtureTexts = ${JSON.stringify(texts)};
 export const image = '${Buffer.from(images[0]).toString('base64')}';
 `;

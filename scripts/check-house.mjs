@@ -11,10 +11,9 @@
 //   - one hidden import: only web/engine/server_module.js imports a module by a specifier that
 //     bundlers are told to leave alone (webpackIgnore / @vite-ignore); the rest call it.
 //   - at most twelve concepts per folder (a concept: a file stem, kiosk.js and kiosk.css being one;
-//     a sub-folder: one) in every folder below web/, in kiosk/server/, kiosk/page/, scripts/,
-//     bench/ and tests/, sub-folders included (build output aside; the fuzz corpus and crash inputs
-//     of tests/ are data: each of their folders is one concept, never looked into). Not yet
-//     checked, being grouped (issue 36): web/ itself.
+//     a sub-folder: one) in web/, kiosk/server/, kiosk/page/, scripts/, bench/ and tests/,
+//     sub-folders included (build output aside; the fuzz corpus and crash inputs of tests/ are
+//     data: each of their folders is one concept, never looked into).
 //   - Chromium's lane: a test file of tests/ that drives Chromium (calls launchChromium) is named
 //     *.chromium.test.js, and one so named drives it (npm test runs those in its browser lane, the
 //     rest in its parts' lanes; the consumer suite, a step of its own, aside).
@@ -32,8 +31,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export const MAX_MODULE_LINES = 400;
 export const MAX_FOLDER_CONCEPTS = 12;
-/** The folders held, with every folder below them, to MAX_FOLDER_CONCEPTS (those below web/ too). */
-export const GROUPED_FOLDERS = ['kiosk/server', 'kiosk/page', 'scripts', 'bench'];
+/** The folders held, with every folder below them, to MAX_FOLDER_CONCEPTS (tests/ apart: its data). */
+export const GROUPED_FOLDERS = ['web', 'kiosk/server', 'kiosk/page', 'scripts', 'bench'];
 
 function filesUnder(dir, pattern, skip = new Set()) {
   const files = [];
@@ -189,22 +188,21 @@ export function folderConcepts(dir, { skip = new Set() } = {}) {
 
 /**
  * The folders among `dirs` and below them with more than `max` concepts (`skip`: folders and
- * files left out; `data`: folders that count as one concept but are not looked into; `below`:
- * check only the folders below each of `dirs`): [{ dir, concepts }].
+ * files left out; `data`: folders that count as one concept but are not looked into): [{ dir, concepts }].
  */
-export function crowdedFolders(dirs, { max = MAX_FOLDER_CONCEPTS, skip = [], data = [], below = false } = {}) {
+export function crowdedFolders(dirs, { max = MAX_FOLDER_CONCEPTS, skip = [], data = [] } = {}) {
   const skipped = new Set(skip.map((file) => path.resolve(file)));
   const opaque = new Set(data.map((dir) => path.resolve(dir)));
   const crowded = [];
-  const visit = (dir, check) => {
+  const visit = (dir) => {
     const concepts = folderConcepts(dir, { skip: skipped });
-    if (check && concepts.size > max) crowded.push({ dir, concepts: [...concepts].sort() });
+    if (concepts.size > max) crowded.push({ dir, concepts: [...concepts].sort() });
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory() && !skipped.has(full) && !opaque.has(full)) visit(full, true);
+      if (entry.isDirectory() && !skipped.has(full) && !opaque.has(full)) visit(full);
     }
   };
-  for (const dir of dirs) visit(path.resolve(dir), !below);
+  for (const dir of dirs) visit(path.resolve(dir));
   return crowded;
 }
 
@@ -331,7 +329,6 @@ function main() {
   }
   const generated = GENERATED.map((file) => path.join(root, file));
   for (const { dir, concepts } of [
-    ...crowdedFolders([path.join(root, 'web')], { skip: generated, below: true }),
     ...crowdedFolders(GROUPED_FOLDERS.map((dir) => path.join(root, dir)), { skip: generated }),
     ...crowdedFolders([path.join(root, 'tests')], { data: FUZZ_DATA.map((dir) => path.join(root, dir)) }),
   ]) {
@@ -353,7 +350,7 @@ function main() {
   if (problems.length === 0) {
     console.log(`check-house: modules of web/ and kiosk/, .d.ts files of web/ and the C++ units within ${MAX_MODULE_LINES} lines; ` +
       'each type of web/ declared once, beside its modules; one module hides Node-only imports; ' +
-      `folders below web/, ${[...GROUPED_FOLDERS, 'tests'].map((dir) => `${dir}/`).join(', ')} of at most ${MAX_FOLDER_CONCEPTS} concepts; ` +
+      `folders ${[...GROUPED_FOLDERS, 'tests'].map((dir) => `${dir}/`).join(', ')} of at most ${MAX_FOLDER_CONCEPTS} concepts; ` +
       'the tests that drive Chromium named *.chromium.test.js; docs/architecture.md\'s folder tables whole, its paths and links there');
     return 0;
   }

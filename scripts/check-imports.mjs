@@ -88,13 +88,22 @@ export function importCycles(graph) {
 
 /**
  * The folder graph of a file graph under `dir`: each file stands for the first folder of its path
- * below `dir` (files directly in `dir` are left out: an entry module such as index.js only
+ * below `dir`, or, in a group (a folder of folders only, such as web/offline/), for its folder in
+ * the group (files directly in `dir` are left out: an entry module such as index.js only
  * assembles); folder -> Map(imported folder -> one import that makes the edge, [file, target]).
  */
 export function folderGraph(graph, dir) {
+  const groups = new Map();
+  const isGroup = (folder) => {
+    if (!groups.has(folder)) {
+      groups.set(folder, readdirSync(path.join(dir, folder), { withFileTypes: true }).every((entry) => entry.isDirectory()));
+    }
+    return groups.get(folder);
+  };
   const folderOf = (file) => {
     const parts = path.relative(dir, file).split(path.sep);
-    return parts.length > 1 && parts[0] !== '..' ? parts[0] : null;
+    if (parts.length < 2 || parts[0] === '..') return null;
+    return parts.length > 2 && isGroup(parts[0]) ? `${parts[0]}/${parts[1]}` : parts[0];
   };
   const folders = new Map();
   for (const [file, targets] of graph) {

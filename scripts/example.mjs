@@ -25,7 +25,7 @@ function main() {
     return 1;
   }
   const cli = [
-    'web/cli/cli.js',
+    'web/local/cli/cli.js',
     'qualify',
     '--snapshot',
     'examples/snapshot.json',

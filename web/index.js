@@ -14,15 +14,15 @@ export { centsOf, decimalOfCents } from './account/money_text.js';
 
 // The HTTP clients, local-first qualifying, the snapshot stores, the order outboxes, the sandbox.
 export { LoyaltyClient, NETWORK_ERROR, TIMEOUT, isServiceUnavailable } from './http/loyalty_client.js';
-export * from './hybrid/hybrid_qualifier.js';
-export { memorySnapshotStore } from './snapshots/memory_snapshot_store.js';
-export { localStorageSnapshotStore } from './snapshots/local_storage_snapshot_store.js';
-export { indexedDbSnapshotStore } from './snapshots/indexed_db_snapshot_store.js';
-export { fileSnapshotStore } from './snapshots/file_snapshot_store.js';
-export { defaultSnapshotStore } from './snapshots/snapshot_store.js';
-export { memoryOrderOutbox } from './orders/outbox/memory_outbox.js';
-export { indexedDbOrderOutbox } from './orders/outbox/indexed_db_outbox.js';
-export { fileOrderOutbox } from './orders/outbox/file_outbox.js';
-export { defaultOrderOutbox } from './orders/outbox/order_outbox.js';
-export { newBasketId } from './orders/basket_id.js';
+export * from './offline/hybrid/hybrid_qualifier.js';
+export { memorySnapshotStore } from './offline/snapshots/memory_snapshot_store.js';
+export { localStorageSnapshotStore } from './offline/snapshots/local_storage_snapshot_store.js';
+export { indexedDbSnapshotStore } from './offline/snapshots/indexed_db_snapshot_store.js';
+export { fileSnapshotStore } from './offline/snapshots/file_snapshot_store.js';
+export { defaultSnapshotStore } from './offline/snapshots/snapshot_store.js';
+export { memoryOrderOutbox } from './offline/orders/outbox/memory_outbox.js';
+export { indexedDbOrderOutbox } from './offline/orders/outbox/indexed_db_outbox.js';
+export { fileOrderOutbox } from './offline/orders/outbox/file_outbox.js';
+export { defaultOrderOutbox } from './offline/orders/outbox/order_outbox.js';
+export { newBasketId } from './offline/orders/basket_id.js';
 export * from './http/sandbox_client.js';

@@ -20,7 +20,7 @@ import { gzipSync } from 'node:zlib';
 
 import * as esbuild from 'esbuild';
 
-import { startLocalService } from '../../web/service/local_service.js';
+import { startLocalService } from '../../web/local/service/local_service.js';
 import { launchBenchChromium, serveBenchPage } from '../browser/browser_harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -51,13 +51,13 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 function downloadRow() {
   const bundle = esbuild.buildSync({
-    entryPoints: [path.join(root, 'web/emulator/emulator.js')],
+    entryPoints: [path.join(root, 'web/local/emulator/emulator.js')],
     bundle: true,
     write: false,
     minify: true,
     format: 'esm',
     platform: 'browser',
-    external: ['../dist/*'],
+    external: ['../dist/*', '../../dist/*'],
     logLevel: 'silent',
   });
   const parts = {
@@ -88,7 +88,7 @@ const mainThreadMs = () => {
 const main0 = mainThreadMs();
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
-const { createEmulator } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'web/emulator/emulator.js')).href)});
+const { createEmulator } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'web/local/emulator/emulator.js')).href)});
 const emulator = await createEmulator();
 const res = await emulator.fetch('http://emulator.test/api/baskets/qualifying', { method: 'POST', headers: ${JSON.stringify(HEADERS)}, body: ${JSON.stringify(BASKET)} });
 if (res.status !== 200) throw new Error('status ' + res.status);
@@ -129,7 +129,7 @@ async function pageRow(runs) {
       await page.goto(`${base}/`);
       times.push(await page.evaluate(async ({ fixtureText, headers, basket }) => {
         const t0 = performance.now();
-        const { createEmulator } = await import('/web/emulator/emulator.js');
+        const { createEmulator } = await import('/web/local/emulator/emulator.js');
         const emulator = await createEmulator({ fixture: JSON.parse(fixtureText) });
         const res = await emulator.fetch('http://emulator.test/api/baskets/qualifying', { method: 'POST', headers, body: basket });
         if (res.status !== 200) throw new Error(`status ${res.status}`);
@@ -169,7 +169,7 @@ async function perCallMs(call, calls) {
 }
 
 async function ratioRow(binary, calls) {
-  const { createEmulator } = await import('../../web/emulator/emulator.js');
+  const { createEmulator } = await import('../../web/local/emulator/emulator.js');
   const emulator = await createEmulator({ now: () => Date.parse('2026-11-24T13:15:00Z') });
   const service = await startLocalService({ binary, fixture, now: '2026-11-24T13:15:00Z', accessLog: 'off' });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

@@ -31,8 +31,8 @@ const latte = {
  */
 export async function measureCheckout({ binary, queued, rounds = 40, walkIns = false }) {
   const lq = await import('../../web/index.js');
-  const { unresolvedOwnerOf } = await import('../../web/orders/order_record.js');
-  const { startLocalService } = await import('../../web/service/local_service.js');
+  const { unresolvedOwnerOf } = await import('../../web/offline/orders/order_record.js');
+  const { startLocalService } = await import('../../web/local/service/local_service.js');
   const fixture = JSON.parse(readFileSync(path.join(root, 'fixtures/demo.json'), 'utf8'));
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lq-bench-checkout-'));
   const service = await startLocalService({ binary, db: path.join(dir, 'bench.db'), fixture: path.join(root, 'fixtures/demo.json'), now: NOW, processingDelay: 3600 });

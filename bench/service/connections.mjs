@@ -14,7 +14,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
-import { startLocalService } from '../../web/service/local_service.js';
+import { startLocalService } from '../../web/local/service/local_service.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CONNECTIONS = [1, 8, 64];

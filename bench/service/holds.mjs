@@ -17,7 +17,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { startStoreHub } from '../../web/service/store_hub.js';
+import { startStoreHub } from '../../web/local/service/store_hub.js';
 import { median } from '../timing.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -41,7 +41,7 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 
 async function withService(binary, fn) {
   const lq = await import('../../web/index.js');
-  const { startLocalService } = await import('../../web/service/local_service.js');
+  const { startLocalService } = await import('../../web/local/service/local_service.js');
   const fixture = JSON.parse(readFileSync(path.join(root, 'fixtures/demo.json'), 'utf8'));
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lq-bench-holds-'));
   const service = await startLocalService({ binary, db: path.join(dir, 'bench.db'), fixture: path.join(root, 'fixtures/demo.json'), now: NOW, processingDelay: 3600 });

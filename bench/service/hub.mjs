@@ -19,7 +19,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
-import { startStoreHub } from '../../web/service/store_hub.js';
+import { startStoreHub } from '../../web/local/service/store_hub.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const KIOSKS = 32;

@@ -152,7 +152,7 @@ await service.stop();
   assert.equal(outcome.user, 'u_1001');
   assert.match(outcome.log, /runs on the wasm runtime/);
   assert.match(outcome.log, /listening on http:\/\/127\.0\.0\.1:\d+ \(wasm runtime/);
-  const serve = run(['node_modules/loyalty-qualifier/web/cli/cli.js', 'serve', '--db', 'state.db']);
+  const serve = run(['node_modules/loyalty-qualifier/web/local/cli/cli.js', 'serve', '--db', 'state.db']);
   assert.equal(serve.status, 2, serve.stderr);
   assert.match(serve.stderr, /the wasm runtime keeps its state in memory/);
 });

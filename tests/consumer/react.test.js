@@ -138,7 +138,7 @@ before(async () => {
     define: { 'process.env.NODE_ENV': '"development"' },
     build: { outDir: out, emptyOutDir: true, minify: false, rollupOptions: { input: { index: path.join(app, 'index.html'), test: path.join(app, 'test.html') } } },
   });
-  const { startLocalService } = await import(pathToFileURL(path.join(project.installed(), 'web/service/local_service.js')).href);
+  const { startLocalService } = await import(pathToFileURL(path.join(project.installed(), 'web/local/service/local_service.js')).href);
   service = await startLocalService({ fixture: path.join(project.installed(), 'fixtures/demo.json'), mode: 'sandbox' });
   server = http.createServer(serve);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

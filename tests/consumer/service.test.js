@@ -265,7 +265,7 @@ function withoutService(consumer, nodeArgs = []) {
   const error = JSON.parse(start.stdout);
   const serve = spawnSync(
     process.execPath,
-    [...nodeArgs, 'node_modules/loyalty-qualifier/web/cli/cli.js', 'serve', '--port', '0', '--runtime', 'native'],
+    [...nodeArgs, 'node_modules/loyalty-qualifier/web/local/cli/cli.js', 'serve', '--port', '0', '--runtime', 'native'],
     { cwd: consumer.dir, env: consumer.env, encoding: 'utf8', timeout: 60_000 },
   );
   return { error, serve };

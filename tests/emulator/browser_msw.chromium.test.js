@@ -88,12 +88,12 @@ before(async () => {
     format: 'esm',
     platform: 'browser',
     alias: {
-      'loyalty-qualifier/emulator': path.join(root, 'web/emulator/emulator.js'),
-      'loyalty-qualifier/msw': path.join(root, 'web/msw/msw.js'),
+      'loyalty-qualifier/emulator': path.join(root, 'web/local/emulator/emulator.js'),
+      'loyalty-qualifier/msw': path.join(root, 'web/local/msw/msw.js'),
       'loyalty-qualifier': path.join(root, 'web/index.js'),
     },
-    // The modules' own ../dist/ files stay beside the bundle's URL (/dist/), as a server ships them.
-    external: ['../dist/*'],
+    // The modules' own dist/ files (../dist/, ../../dist/) stay beside the bundle's URL (/dist/), as a server ships them.
+    external: ['../dist/*', '../../dist/*'],
     logLevel: 'silent',
   });
   writeFileSync(path.join(scratch, 'page.js'), (await bundleOf(PAGE_SCRIPT)).outputFiles[0].text);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { createEmulator } from '../../web/emulator/emulator.js';
+import { createEmulator } from '../../web/local/emulator/emulator.js';
 import { FIXED_NOW, fixture, scratchDir, serviceBinary, startService } from '../service/harness.js';
 import { generateRequests } from './request_generator.js';
 

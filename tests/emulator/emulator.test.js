@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { createEmulator, createStoreHubEmulator } from '../../web/emulator/emulator.js';
+import { createEmulator, createStoreHubEmulator } from '../../web/local/emulator/emulator.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = JSON.parse(readFileSync(path.join(root, 'fixtures/demo.json'), 'utf8'));

@@ -7,8 +7,8 @@ import { after, before, test } from 'node:test';
 import { setupServer } from 'msw/node';
 
 import { LoyaltyClient, SandboxClient } from '../../web/index.js';
-import { createEmulator, createStoreHubEmulator } from '../../web/emulator/emulator.js';
-import { loyaltyHandlers, storeHubHandlers } from '../../web/msw/msw.js';
+import { createEmulator, createStoreHubEmulator } from '../../web/local/emulator/emulator.js';
+import { loyaltyHandlers, storeHubHandlers } from '../../web/local/msw/msw.js';
 
 const API = 'https://loyalty.example.test/v1';
 const SANDBOX = 'https://sandbox.example.test';

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { createEmulator } from '../../web/emulator/emulator.js';
-import { seededImage } from '../../web/emulator/seeded_image.js';
+import { createEmulator } from '../../web/local/emulator/emulator.js';
+import { seededImage } from '../../web/local/emulator/seeded_image.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const demoText = readFileSync(path.join(root, 'fixtures/demo.json'), 'utf8');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { createEmulator } from '../../web/emulator/emulator.js';
+import { createEmulator } from '../../web/local/emulator/emulator.js';
 import { offsetAt, parsePosixTz, ruleEvents } from '../support/tz_footers.js';
 import { FIXED_NOW, scratchDir, serviceBinary, startService } from '../service/harness.js';
 

@@ -7,10 +7,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { startLocalService, startStoreHub } from '../../web/service/local_service.js';
+import { startLocalService, startStoreHub } from '../../web/local/service/local_service.js';
 import { FIXED_NOW, fixturePath, root, scratchDir, serviceBinary, startService } from '../service/harness.js';
 
-const cli = path.join(root, 'web/cli/cli.js');
+const cli = path.join(root, 'web/local/cli/cli.js');
 const scratch = scratchDir('lq-wasm-runtime-');
 let wasm;
 let native;

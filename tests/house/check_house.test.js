@@ -171,19 +171,18 @@ test('a folder of more than twelve concepts is found; stems, sub-folders and ski
   for (let i = 0; i < 11; i += 1) files[`web/full/m${i}.js`] = '';
   files['web/full/part/y.js'] = '';
   files['web/full/dist/z.js'] = '';
-  for (let i = 0; i < 13; i += 1) files[`web/f${i}.js`] = ''; // web/ itself: checked only without `below`
+  for (let i = 0; i < 13; i += 1) files[`web/f${i}.js`] = ''; // web/ itself: checked like the folders below it
   // a data folder (the fuzz corpus) is one concept, its thirteen files never counted
   for (let i = 0; i < 13; i += 1) files[`web/full/part/corpus/c${i}`] = '';
   const dir = tree(files);
   try {
-    const found = crowdedFolders([path.join(dir, 'web')], { skip: [path.join(dir, 'web/full/dist')], data: [path.join(dir, 'web/full/part/corpus')], below: true });
-    assert.deepEqual(found.map(({ dir: d, concepts }) => [path.relative(dir, d), concepts.length]), [['web/crowded', 13]]);
+    const found = crowdedFolders([path.join(dir, 'web')], { skip: [path.join(dir, 'web/full/dist')], data: [path.join(dir, 'web/full/part/corpus')] });
+    assert.deepEqual(found.map(({ dir: d, concepts }) => [path.relative(dir, d), concepts.length]), [['web', 15], ['web/crowded', 13]]);
     assert.deepEqual(crowdedFolders([path.join(dir, 'web/full')], { skip: [path.join(dir, 'web/full/dist')] }).map(({ dir: d }) => path.relative(dir, d)), ['web/full/part/corpus'], 'without `data`, the corpus is a folder like another');
     assert.deepEqual(crowdedFolders([path.join(dir, 'web')], { skip: [path.join(dir, 'web/full/dist')], data: [path.join(dir, 'web/full/part/corpus')] }).map(({ dir: d }) => path.relative(dir, d)).sort(), ['web', 'web/crowded']);
     const generated = [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs'), path.join(root, 'kiosk/page/dist')];
     assert.deepEqual([
-      ...crowdedFolders([path.join(root, 'web')], { skip: generated, below: true }),
-      ...crowdedFolders([path.join(root, 'kiosk/server'), path.join(root, 'kiosk/page'), path.join(root, 'scripts')], { skip: generated }),
+      ...crowdedFolders([path.join(root, 'web'), path.join(root, 'kiosk/server'), path.join(root, 'kiosk/page'), path.join(root, 'scripts')], { skip: generated }),
       ...crowdedFolders([path.join(root, 'tests')], { data: FUZZ_DATA.map((data) => path.join(root, data)) }),
     ], [], 'the checkout: the checked folders hold at most twelve concepts');
   } finally {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { folderCycles, importCycles, importGraph } from '../../scripts/check-imports.mjs';
+import { folderCycles, folderGraph, importCycles, importGraph } from '../../scripts/check-imports.mjs';
 import { root } from '../support/support.js';
 
 test('a re-export cycle and a dynamic-import cycle are found; a commented import is not', () => {
@@ -53,6 +53,22 @@ test('folders that import each other are a cycle even when no file does (the hub
     const run = spawnSync(process.execPath, [path.join(root, 'scripts/check-imports.mjs'), dir], { encoding: 'utf8' });
     assert.equal(run.status, 1);
     assert.match(run.stderr, /folder cycle: hub -> hybrid -> hub \(hub\/claims\.js imports hybrid\/held\.js; hybrid\/facade\.js imports hub\/claims\.js\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('in a group (a folder of folders only), each folder of the group is a folder of the graph', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lq-groups-'));
+  try {
+    for (const folder of ['offline/hub', 'offline/hybrid', 'engine']) mkdirSync(path.join(dir, folder), { recursive: true });
+    writeFileSync(path.join(dir, 'offline/hub/claims.js'), "import { held } from '../hybrid/held.js';\nexport const claims = held;\n");
+    writeFileSync(path.join(dir, 'offline/hybrid/held.js'), "import { engine } from '../../engine/engine.js';\nexport const held = engine;\n");
+    writeFileSync(path.join(dir, 'offline/hybrid/facade.js'), "import { claims } from '../hub/claims.js';\nexport const facade = claims;\n");
+    writeFileSync(path.join(dir, 'engine/engine.js'), 'export const engine = 1;\n');
+    const graph = importGraph(dir);
+    assert.deepEqual([...folderGraph(graph, dir).keys()].sort(), ['engine', 'offline/hub', 'offline/hybrid']);
+    assert.deepEqual(folderCycles(graph, dir).map((c) => c.folders), [['offline/hub', 'offline/hybrid', 'offline/hub']]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

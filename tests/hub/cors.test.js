@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { runHubCli } from '../../web/cli/hub_cli.js';
+import { runHubCli } from '../../web/local/cli/hub_cli.js';
 import { STORE_KEY, hubBinary, hubCall, startHub } from './harness.js';
 
 const DEV_SERVER = 'http://localhost:5173';

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-import { startStoreHub } from '../../web/service/store_hub.js';
+import { startStoreHub } from '../../web/local/service/store_hub.js';
 import { root } from '../service/harness.js';
 
 export { scratchDir, waitFor } from '../service/harness.js';

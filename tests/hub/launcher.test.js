@@ -10,8 +10,8 @@ import { chmodSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { startStoreHub } from '../../web/service/local_service.js';
-import { storeKeyProblem } from '../../web/service/store_key.js';
+import { startStoreHub } from '../../web/local/service/local_service.js';
+import { storeKeyProblem } from '../../web/local/service/store_key.js';
 import { root } from '../service/harness.js';
 import { STORE_KEY, hubBinary, hubCall, scratchDir, startHub, waitFor } from './harness.js';
 
@@ -27,7 +27,7 @@ function environment(env = {}) {
 }
 
 const cli = (args, env = {}) =>
-  spawnSync(process.execPath, [path.join(root, 'web/cli/cli.js'), 'hub', ...args], {
+  spawnSync(process.execPath, [path.join(root, 'web/local/cli/cli.js'), 'hub', ...args], {
     encoding: 'utf8',
     timeout: 30_000,
     env: environment(env),
@@ -109,7 +109,7 @@ test('hub: no binary is exit 1 with a 503 body naming LQ_HUB_BIN', () => {
 });
 
 test('hub: the first stdout line is the URL; SIGTERM stops it with the hub\'s own exit code 0', async () => {
-  const child = spawn(process.execPath, [path.join(root, 'web/cli/cli.js'), 'hub', '--port', '0',
+  const child = spawn(process.execPath, [path.join(root, 'web/local/cli/cli.js'), 'hub', '--port', '0',
     '--db', path.join(scratch.dir, 'cli.db')], { stdio: ['ignore', 'pipe', 'pipe'], env: environment({ LQ_HUB_STORE_KEY: STORE_KEY }) });
   const exited = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   try {
@@ -153,7 +153,7 @@ function commandLines(pid) {
 
 /** Runs `hub` with `args` and `env` until it serves; resolves { url, stderr, lines, stop() }. */
 async function runCli(args, env) {
-  const child = spawn(process.execPath, [path.join(root, 'web/cli/cli.js'), 'hub', '--port', '0', ...args],
+  const child = spawn(process.execPath, [path.join(root, 'web/local/cli/cli.js'), 'hub', '--port', '0', ...args],
     { stdio: ['ignore', 'pipe', 'pipe'], env: environment(env) });
   const exited = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   const run = { stdout: '', stderr: '' };

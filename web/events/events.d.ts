@@ -1,7 +1,7 @@
 // Types of the events the package's qualifiers dispatch (web/events/qualifier_events.js;
 // docs/reference.md#events). Written without the DOM's Event types, so that they compile with
 // lib ES2022 alone as with DOM or WebWorker: each event has the fields a listener reads.
-import type { CheckoutOutcome, PendingOrder } from '../orders/orders.js';
+import type { CheckoutOutcome, PendingOrder } from '../offline/orders/orders.js';
 
 /** Why the snapshot a qualifier answers from changed (SnapshotChangeEvent.reason). */
 export type SnapshotChangeReason = 'load' | 'refresh' | 'holds' | 'set';

@@ -1,7 +1,7 @@
 // Types of loyalty-qualifier/react (web/react/; docs/reference.md#react). No type of React's own
 // is needed: the hooks take and give the package's types.
 import type { ExplainResult, Qualifier, QualifyRequest, QualifyResult } from '../engine/engine.js';
-import type { HybridQualifier, HybridQualifierOptions, LocalExplainResult, LocalQualifyResult } from '../hybrid/hybrid.js';
+import type { HybridQualifier, HybridQualifierOptions, LocalExplainResult, LocalQualifyResult } from '../offline/hybrid/hybrid.js';
 import type { WorkerQualifier } from '../worker/worker.js';
 
 /** What useOffers asks: a Qualifier, a worker qualifier or a HybridQualifier. */

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 
 import { parseCents } from '../../../kiosk/page/basket/money.js';
 import { centsOf, decimalOfCents } from '../../../web/account/money_text.js';
-import { offlinePolicy } from '../../../web/orders/offline_policy.js';
+import { offlinePolicy } from '../../../web/offline/orders/offline_policy.js';
 
 test('decimal text and JSON numbers read as exact cents', () => {
   assert.equal(centsOf('5.25'), 525);

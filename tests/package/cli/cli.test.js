@@ -11,7 +11,7 @@ import { after, test } from 'node:test';
 
 import { examplePointsProducts, exampleRewards, readJson, root } from '../../support/support.js';
 
-const cli = path.join(root, 'web/cli/cli.js');
+const cli = path.join(root, 'web/local/cli/cli.js');
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-cli-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 

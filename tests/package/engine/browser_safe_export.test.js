@@ -9,10 +9,10 @@ import { test } from 'node:test';
 import { root } from '../../support/support.js';
 
 const NODE_ONLY = [
-  'web/service/local_service.js',
-  'web/service/service_binary.js',
-  'web/cli/serve_cli.js',
-  'web/cli/cli.js',
+  'web/local/service/local_service.js',
+  'web/local/service/service_binary.js',
+  'web/local/cli/serve_cli.js',
+  'web/local/cli/cli.js',
 ];
 const builtins = new Set(builtinModules);
 const isBuiltin = (specifier) =>
@@ -57,15 +57,15 @@ function reachableFrom(entry) {
 
 test('nothing Node-only is reachable from the root export', () => {
   const { modules, builtinImports } = reachableFrom('web/index.js');
-  assert.ok(modules.includes('web/engine/qualifier.js') && modules.includes('web/hybrid/hybrid_qualifier.js'));
+  assert.ok(modules.includes('web/engine/qualifier.js') && modules.includes('web/offline/hybrid/hybrid_qualifier.js'));
   assert.deepEqual(builtinImports, []);
   for (const nodeOnly of NODE_ONLY) assert.ok(!modules.includes(nodeOnly), nodeOnly);
 });
 
 test('the check itself sees the Node-only imports of loyalty-qualifier/service', () => {
-  const { modules, builtinImports } = reachableFrom('web/service/local_service.js');
-  assert.ok(modules.includes('web/service/service_binary.js'));
-  assert.ok(builtinImports.includes('web/service/native_process.js -> node:child_process'));
+  const { modules, builtinImports } = reachableFrom('web/local/service/local_service.js');
+  assert.ok(modules.includes('web/local/service/service_binary.js'));
+  assert.ok(builtinImports.includes('web/local/service/native_process.js -> node:child_process'));
 });
 
 test('package.json: the service subpath resolves under Node only; the root has a default', () => {

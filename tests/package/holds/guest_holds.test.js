@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { LoyaltyClient, memoryOrderOutbox, memorySnapshotStore } from '../../../web/index.js';
-import { GuestHolds } from '../../../web/holds/guest_holds.js';
-import { LocalSnapshot } from '../../../web/hybrid/local_snapshot.js';
-import { newOrder } from '../../../web/orders/order_record.js';
+import { GuestHolds } from '../../../web/offline/holds/guest_holds.js';
+import { LocalSnapshot } from '../../../web/offline/hybrid/local_snapshot.js';
+import { newOrder } from '../../../web/offline/orders/order_record.js';
 import { engineFactory } from '../../../web/worker/engine_factory.js';
 import { exampleRewards, readJson } from '../../support/support.js';
 

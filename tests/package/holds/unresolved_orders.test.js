@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import { credentialsOf, root, waitFor } from '../../service/harness.js';
-import { guestFolderOf } from '../../../web/orders/outbox/file_outbox_entry.js';
+import { guestFolderOf } from '../../../web/offline/orders/outbox/file_outbox_entry.js';
 
 import { clientOf, latte, lq, qualifierOptions, scratch, service, startServiceAgain, stopService, useOrderService } from '../orders/order_service.js';
 

@@ -1,10 +1,10 @@
-// `loyalty-qualifier sandbox ...` (web/cli/sandbox_cli.js) against the real local service: JSON on
+// `loyalty-qualifier sandbox ...` (web/local/cli/sandbox_cli.js) against the real local service: JSON on
 // stdout, {code, message} on stderr, the exit codes, and the progress line while waiting.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { runSandboxCli, progressRenderer } from '../../../web/cli/sandbox_cli.js';
+import { runSandboxCli, progressRenderer } from '../../../web/local/cli/sandbox_cli.js';
 import {
   FIXED_NOW,
   clientIdOf,

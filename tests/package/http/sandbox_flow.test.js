@@ -35,7 +35,7 @@ before(async () => {
   api = await import('../../../web/index.js');
   clients = {
     ...(await import('../../../web/http/loyalty_client.js')),
-    ...(await import('../../../web/hybrid/hybrid_qualifier.js')),
+    ...(await import('../../../web/offline/hybrid/hybrid_qualifier.js')),
     ...(await import('../../../web/http/sandbox_client.js')),
   };
   service = await startService({ db, now: true, delay: DELAY_SECONDS });

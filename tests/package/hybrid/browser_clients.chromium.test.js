@@ -90,11 +90,11 @@ after(async () => {
 test('IndexedDB and localStorage stores keep snapshots across qualifiers in a page', { timeout: 120_000, skip: !available && 'no Chromium' }, async () => {
   const outcome = await page.evaluate(async () => {
     const stores = {
-      ...(await import('/web/snapshots/snapshot_store.js')),
-      ...(await import('/web/snapshots/indexed_db_snapshot_store.js')),
-      ...(await import('/web/snapshots/local_storage_snapshot_store.js')),
+      ...(await import('/web/offline/snapshots/snapshot_store.js')),
+      ...(await import('/web/offline/snapshots/indexed_db_snapshot_store.js')),
+      ...(await import('/web/offline/snapshots/local_storage_snapshot_store.js')),
     };
-    const { HybridQualifier } = await import('/web/hybrid/hybrid_qualifier.js');
+    const { HybridQualifier } = await import('/web/offline/hybrid/hybrid_qualifier.js');
     const snapshot = await (await fetch('/examples/snapshot.json')).json();
     const basket = await (await fetch('/examples/basket.json')).json();
     const out = { defaultKind: stores.defaultSnapshotStore().kind };
@@ -144,7 +144,7 @@ test('the clients against the real service from a page', { timeout: 120_000, ski
   const outcome = await page.evaluate(async ({ base, token, key, clientId, now }) => {
     const { LoyaltyClient } = await import('/web/http/loyalty_client.js');
     const { SandboxClient } = await import('/web/http/sandbox_client.js');
-    const { HybridQualifier } = await import('/web/hybrid/hybrid_qualifier.js');
+    const { HybridQualifier } = await import('/web/offline/hybrid/hybrid_qualifier.js');
     const sandbox = new SandboxClient({ sandboxApiUrl: base, accessToken: token, clientId });
     const loyalty = new LoyaltyClient({ baseUrl: base, accessToken: token, merchantKey: key });
     const hybrid = new HybridQualifier({ client: loyalty, qualifierOptions: { now: () => new Date(now) } });
@@ -183,7 +183,7 @@ test('LoyaltyClient takes a path as baseUrl in a page, resolved against the page
   const { token, key } = credentialsOf('u_1001');
   const outcome = await page.evaluate(async ({ path, token, key }) => {
     const { LoyaltyClient } = await import('/web/http/loyalty_client.js');
-    const { hubOption } = await import('/web/hub/hub_client.js');
+    const { hubOption } = await import('/web/offline/hub/hub_client.js');
     const client = new LoyaltyClient({ baseUrl: `${path}/`, accessToken: token, merchantKey: key });
     const snapshot = await client.account();
     return {

@@ -35,12 +35,12 @@ before(async () => {
   api = await import('../../../web/index.js');
   clients = {
     ...(await import('../../../web/http/loyalty_client.js')),
-    ...(await import('../../../web/hybrid/hybrid_qualifier.js')),
-    ...(await import('../../../web/snapshots/memory_snapshot_store.js')),
-    ...(await import('../../../web/snapshots/local_storage_snapshot_store.js')),
-    ...(await import('../../../web/snapshots/indexed_db_snapshot_store.js')),
-    ...(await import('../../../web/snapshots/file_snapshot_store.js')),
-    ...(await import('../../../web/snapshots/snapshot_store.js')),
+    ...(await import('../../../web/offline/hybrid/hybrid_qualifier.js')),
+    ...(await import('../../../web/offline/snapshots/memory_snapshot_store.js')),
+    ...(await import('../../../web/offline/snapshots/local_storage_snapshot_store.js')),
+    ...(await import('../../../web/offline/snapshots/indexed_db_snapshot_store.js')),
+    ...(await import('../../../web/offline/snapshots/file_snapshot_store.js')),
+    ...(await import('../../../web/offline/snapshots/snapshot_store.js')),
   };
   const { readFile } = await import('node:fs/promises');
   snapshot = JSON.parse(await readFile(path.join(root, 'examples/snapshot.json'), 'utf8'));

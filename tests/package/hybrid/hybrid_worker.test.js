@@ -18,8 +18,8 @@ before(async () => {
   serviceBinary();
   clients = {
     ...(await import('../../../web/http/loyalty_client.js')),
-    ...(await import('../../../web/hybrid/hybrid_qualifier.js')),
-    ...(await import('../../../web/orders/outbox/memory_outbox.js')),
+    ...(await import('../../../web/offline/hybrid/hybrid_qualifier.js')),
+    ...(await import('../../../web/offline/orders/outbox/memory_outbox.js')),
   };
   ({ createQualifierWorker } = await import('../../../web/worker/worker.node.js'));
   service = await startService({ db: path.join(scratch.dir, 'hybrid-worker.db'), now: true });

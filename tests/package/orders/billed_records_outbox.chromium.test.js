@@ -1,4 +1,4 @@
-// The IndexedDB outbox's billing records (web/orders/outbox/billed_order.js) in Chromium (the
+// The IndexedDB outbox's billing records (web/offline/orders/outbox/billed_order.js) in Chromium (the
 // memory and file outboxes': billed_records_outbox.test.js): a record of an order billed with its
 // offer is kept per guest beside the guest's orders, in a database of its own, so that the orders'
 // object store (all that an earlier version reads) holds orders only; it is never listed as an
@@ -50,12 +50,12 @@ describe('the IndexedDB outbox\'s records in Chromium', { skip: !existsSync(CHRO
     const pages = [await context.newPage(), await context.newPage()];
     for (const page of pages) await page.goto(`${origin}/page.html`);
     await pages[1].evaluate(async (owner) => {
-      const { indexedDbOrderOutbox } = await import('/web/orders/outbox/indexed_db_outbox.js');
+      const { indexedDbOrderOutbox } = await import('/web/offline/orders/outbox/indexed_db_outbox.js');
       globalThis.watching = indexedDbOrderOutbox({ databaseName: 'lq-billed-test' });
       globalThis.before = await globalThis.watching.changeStamp(owner);
     }, OWNER);
     const seen = await pages[0].evaluate(async ({ owner, other, hour }) => {
-      const { indexedDbOrderOutbox } = await import('/web/orders/outbox/indexed_db_outbox.js');
+      const { indexedDbOrderOutbox } = await import('/web/offline/orders/outbox/indexed_db_outbox.js');
       const outbox = indexedDbOrderOutbox({ databaseName: 'lq-billed-test' });
       const record = (basketId, extra = {}) => ({ owner, merchantId: 'm_harbor', userId: 'u_1001', basketId, offer: { kind: 'reward', id: 'rw_free_latte' },
         billedAt: null, recordedAt: Date.now(), expiresAt: Date.now() + hour, ...extra });

@@ -1,4 +1,4 @@
-// The outboxes' billing records (web/orders/outbox/billed_order.js) on their own, in memory and on
+// The outboxes' billing records (web/offline/orders/outbox/billed_order.js) on their own, in memory and on
 // real files (IndexedDB's: billed_records_outbox.chromium.test.js): a record of an order billed
 // with its offer is kept per guest beside the guest's orders (listBilled), never listed as an order
 // (list, listOwner, damaged stay as they were), replaced whole by the next record of its basket,
@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 
-import { fileOrderOutbox } from '../../../web/orders/outbox/file_outbox.js';
-import { memoryOrderOutbox } from '../../../web/orders/outbox/memory_outbox.js';
+import { fileOrderOutbox } from '../../../web/offline/orders/outbox/file_outbox.js';
+import { memoryOrderOutbox } from '../../../web/offline/orders/outbox/memory_outbox.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-billed-records-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { LoyaltyClient, memorySnapshotStore } from '../../../web/index.js';
-import { LocalSnapshot } from '../../../web/hybrid/local_snapshot.js';
-import { OrderGuest } from '../../../web/orders/order_guest.js';
+import { LocalSnapshot } from '../../../web/offline/hybrid/local_snapshot.js';
+import { OrderGuest } from '../../../web/offline/orders/order_guest.js';
 import { engineFactory } from '../../../web/worker/engine_factory.js';
 import { readJson } from '../../support/support.js';
 import { credentialsOf, ensureWasm, scratchDir, serviceBinary, startService } from '../../service/harness.js';

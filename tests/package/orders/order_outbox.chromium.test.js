@@ -53,7 +53,7 @@ describe('the IndexedDB outbox in Chromium', { skip: !existsSync(CHROMIUM) && 'n
     for (const page of pages) await page.goto(`${origin}/page.html`);
 
     const outcome = await pages[0].evaluate(async () => {
-      const { indexedDbOrderOutbox } = await import('/web/orders/outbox/indexed_db_outbox.js');
+      const { indexedDbOrderOutbox } = await import('/web/offline/orders/outbox/indexed_db_outbox.js');
       const outbox = indexedDbOrderOutbox({ databaseName: 'lq-outbox-test' });
       const order = (basketId, sequence) => ({ owner: '["m","u"]', basketId, sequence, body: { id: basketId } });
       await outbox.put(order('b-1', 1));
@@ -102,7 +102,7 @@ describe('the IndexedDB outbox in Chromium', { skip: !existsSync(CHROMIUM) && 'n
 
     // Two pages (two tabs of one origin) contend for the outbox's lock.
     const contend = (page, id) => page.evaluate(async (who) => {
-      const { indexedDbOrderOutbox } = await import('/web/orders/outbox/indexed_db_outbox.js');
+      const { indexedDbOrderOutbox } = await import('/web/offline/orders/outbox/indexed_db_outbox.js');
       const outbox = indexedDbOrderOutbox({ databaseName: 'lq-outbox-test' });
       for (let round = 0; round < 10; round += 1) {
         await outbox.exclusive(async () => {
@@ -121,12 +121,12 @@ describe('the IndexedDB outbox in Chromium', { skip: !existsSync(CHROMIUM) && 'n
 
     // One guest's orders by key range; the other tab's write moves this tab's change stamp.
     await pages[1].evaluate(async () => {
-      const { indexedDbOrderOutbox } = await import('/web/orders/outbox/indexed_db_outbox.js');
+      const { indexedDbOrderOutbox } = await import('/web/offline/orders/outbox/indexed_db_outbox.js');
       globalThis.watching = indexedDbOrderOutbox({ databaseName: 'lq-outbox-test' });
       globalThis.before = await globalThis.watching.changeStamp('["m","u"]');
     });
     const listed = await pages[0].evaluate(async () => {
-      const { indexedDbOrderOutbox } = await import('/web/orders/outbox/indexed_db_outbox.js');
+      const { indexedDbOrderOutbox } = await import('/web/offline/orders/outbox/indexed_db_outbox.js');
       const outbox = indexedDbOrderOutbox({ databaseName: 'lq-outbox-test' });
       await outbox.put({ owner: '["m","u"]', basketId: 'b-3', sequence: 5, body: { id: 'b-3' } });
       await outbox.put({ owner: '["m","other"]', basketId: 'b-4', sequence: 6, body: { id: 'b-4' } });

@@ -29,13 +29,13 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { fileOrderOutbox } from '../../../web/orders/outbox/file_outbox.js';
-import { memoryOrderOutbox } from '../../../web/orders/outbox/memory_outbox.js';
-import { directoryLock } from '../../../web/orders/outbox/outbox_lock.js';
+import { fileOrderOutbox } from '../../../web/offline/orders/outbox/file_outbox.js';
+import { memoryOrderOutbox } from '../../../web/offline/orders/outbox/memory_outbox.js';
+import { directoryLock } from '../../../web/offline/orders/outbox/outbox_lock.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const outboxUrl = pathToFileURL(path.join(root, 'web/orders/outbox/file_outbox.js')).href;
-const lockUrl = pathToFileURL(path.join(root, 'web/orders/outbox/outbox_lock.js')).href;
+const outboxUrl = pathToFileURL(path.join(root, 'web/offline/orders/outbox/file_outbox.js')).href;
+const lockUrl = pathToFileURL(path.join(root, 'web/offline/orders/outbox/outbox_lock.js')).href;
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-outbox-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 

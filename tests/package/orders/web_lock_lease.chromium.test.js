@@ -40,7 +40,7 @@ test('a tab hung while it holds the lock holds back another tab for a lease at m
 
   // The first tab takes the guest's lock and never ends its work.
   await hung.evaluate(async () => {
-    const { webLock } = await import('/web/orders/outbox/outbox_lock.js');
+    const { webLock } = await import('/web/offline/orders/outbox/outbox_lock.js');
     window.granted = new Promise((resolve) => {
       webLock('loyalty-qualifier-outbox:guest', { staleMs: 1_000 }).exclusive(async (lease) => {
         window.lease = lease;
@@ -54,7 +54,7 @@ test('a tab hung while it holds the lock holds back another tab for a lease at m
 
   // The second tab's turn comes (the lock taken over), and the first tab's lease is lost.
   const turn = await waiting.evaluate(async () => {
-    const { webLock } = await import('/web/orders/outbox/outbox_lock.js');
+    const { webLock } = await import('/web/offline/orders/outbox/outbox_lock.js');
     return webLock('loyalty-qualifier-outbox:guest', { staleMs: 1_000 }).exclusive(async (lease) => ({ held: await lease.held() }));
   });
   assert.deepEqual(turn, { held: true });
@@ -62,7 +62,7 @@ test('a tab hung while it holds the lock holds back another tab for a lease at m
 
   // Another guest's lock never waited for either.
   const other = await waiting.evaluate(async () => {
-    const { webLock } = await import('/web/orders/outbox/outbox_lock.js');
+    const { webLock } = await import('/web/offline/orders/outbox/outbox_lock.js');
     return webLock('loyalty-qualifier-outbox:another-guest', { staleMs: 60_000 }).exclusive(async () => 'ran');
   });
   assert.equal(other, 'ran');

@@ -9,7 +9,7 @@ import { constants, openSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 
-import { ServiceBinaryError, serviceBinaryPath, startLocalService } from '../../../web/service/local_service.js';
+import { ServiceBinaryError, serviceBinaryPath, startLocalService } from '../../../web/local/service/local_service.js';
 import { firstLine, groupMembers } from '../../consumer/consumer_project.js';
 import { account, fixture, fixturePath, root, scratchDir, serviceBinary, waitFor } from '../../service/harness.js';
 import { assertShippedBinaryBuilt, shippedBinary } from './shipped_binary.js';
@@ -18,7 +18,7 @@ const scratch = scratchDir('lq-local-service-');
 after(() => scratch.cleanup());
 
 const cli = (args) =>
-  spawnSync(process.execPath, [path.join(root, 'web/cli/cli.js'), 'serve', ...args], {
+  spawnSync(process.execPath, [path.join(root, 'web/local/cli/cli.js'), 'serve', ...args], {
     encoding: 'utf8',
     timeout: 30_000,
   });
@@ -62,7 +62,7 @@ test('serve: a missing fixture file is exit 2 naming it; a LQ_SERVICE_BIN that i
   const missing = cli(['--fixture', path.join(scratch.dir, 'none.json')]);
   assert.equal(missing.status, 2);
   assert.equal(missing.stderr, `loyalty-qualifier serve: cannot read the fixture file "${path.join(scratch.dir, 'none.json')}": no such file\n`);
-  const noBinary = spawnSync(process.execPath, [path.join(root, 'web/cli/cli.js'), 'serve'], {
+  const noBinary = spawnSync(process.execPath, [path.join(root, 'web/local/cli/cli.js'), 'serve'], {
     encoding: 'utf8',
     timeout: 30_000,
     env: { ...process.env, LQ_SERVICE_BIN: path.join(root, 'package.json') },
@@ -101,7 +101,7 @@ async function assertNoProcessLeft(child) {
 }
 
 test('serve: the first stdout line is the URL, the service\'s log follows on stderr; SIGTERM stops it with exit 0', async () => {
-  const serve = inOwnGroup(process.execPath, [path.join(root, 'web/cli/cli.js'), 'serve', '--fixture', fixturePath,
+  const serve = inOwnGroup(process.execPath, [path.join(root, 'web/local/cli/cli.js'), 'serve', '--fixture', fixturePath,
     '--cors-origin', 'http://localhost:5173', '--cors-origin', 'http://127.0.0.1:4173']);
   const url = await firstLine(serve, 'serve');
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -122,7 +122,7 @@ test('serve: the first stdout line is the URL, the service\'s log follows on std
 
 for (const ending of ['serve is killed with SIGKILL', 'the process that started serve is killed with SIGKILL']) {
   test(`no service is left when ${ending}`, async () => {
-    const serveArgs = [path.join(root, 'web/cli/cli.js'), 'serve'];
+    const serveArgs = [path.join(root, 'web/local/cli/cli.js'), 'serve'];
     // Its parent a shell that waits for it (as npx's `sh -c`); the shell is killed, serve is orphaned.
     const parentKilled = ending.startsWith('the process');
     const started = parentKilled

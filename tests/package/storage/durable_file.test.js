@@ -7,9 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 
-import { writeFileDurably } from '../../../web/storage/durable_file.js';
-import { fileOrderOutbox } from '../../../web/orders/outbox/file_outbox.js';
-import { fileSnapshotStore } from '../../../web/snapshots/file_snapshot_store.js';
+import { writeFileDurably } from '../../../web/offline/storage/durable_file.js';
+import { fileOrderOutbox } from '../../../web/offline/orders/outbox/file_outbox.js';
+import { fileSnapshotStore } from '../../../web/offline/snapshots/file_snapshot_store.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-durable-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));

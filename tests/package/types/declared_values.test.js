@@ -1,4 +1,4 @@
-// The .d.ts of web/engine, web/account, web/http, web/snapshots, web/orders and web/hybrid: they type-check
+// The .d.ts of web/engine, web/account, web/http, web/offline/snapshots, web/offline/orders and web/offline/hybrid: they type-check
 // with tsc (strict, exactOptionalPropertyTypes) beside web/index.d.ts, which only re-exports them, and they declare exactly
 // the values the JS modules export (the internal transport helpers aside).
 import assert from 'node:assert/strict';
@@ -10,8 +10,8 @@ import { after, test } from 'node:test';
 import { root, scratchDir } from '../../service/harness.js';
 
 const scratch = scratchDir('lq-types-');
-const DECLARATIONS = ['engine/engine.d.ts', 'engine/snapshot.d.ts', 'account/account.d.ts', 'http/http.d.ts', 'http/sandbox_client.d.ts', 'snapshots/snapshots.d.ts', 'storage/storage.d.ts', 'orders/orders.d.ts', 'hybrid/hybrid.d.ts'];
-const MODULES = ['engine/qualifier.js', 'engine/qualify_error.js', 'engine/disposed_error.js', 'account/snapshot_from_account.js', 'account/intl_tz_rule.js', 'account/money_text.js', 'http/loyalty_client.js', 'hybrid/hybrid_qualifier.js', 'snapshots/memory_snapshot_store.js', 'snapshots/local_storage_snapshot_store.js', 'snapshots/indexed_db_snapshot_store.js', 'snapshots/file_snapshot_store.js', 'snapshots/snapshot_store.js', 'orders/outbox/memory_outbox.js', 'orders/outbox/indexed_db_outbox.js', 'orders/outbox/file_outbox.js', 'orders/outbox/order_outbox.js', 'orders/basket_id.js', 'http/sandbox_client.js'];
+const DECLARATIONS = ['engine/engine.d.ts', 'engine/snapshot.d.ts', 'account/account.d.ts', 'http/http.d.ts', 'http/sandbox_client.d.ts', 'offline/snapshots/snapshots.d.ts', 'offline/storage/storage.d.ts', 'offline/orders/orders.d.ts', 'offline/hybrid/hybrid.d.ts'];
+const MODULES = ['engine/qualifier.js', 'engine/qualify_error.js', 'engine/disposed_error.js', 'account/snapshot_from_account.js', 'account/intl_tz_rule.js', 'account/money_text.js', 'http/loyalty_client.js', 'offline/hybrid/hybrid_qualifier.js', 'offline/snapshots/memory_snapshot_store.js', 'offline/snapshots/local_storage_snapshot_store.js', 'offline/snapshots/indexed_db_snapshot_store.js', 'offline/snapshots/file_snapshot_store.js', 'offline/snapshots/snapshot_store.js', 'offline/orders/outbox/memory_outbox.js', 'offline/orders/outbox/indexed_db_outbox.js', 'offline/orders/outbox/file_outbox.js', 'offline/orders/outbox/order_outbox.js', 'offline/orders/basket_id.js', 'http/sandbox_client.js'];
 after(() => scratch.cleanup());
 
 const USAGE = `

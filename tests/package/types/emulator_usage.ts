@@ -1,5 +1,5 @@
-// Type-level use of `loyalty-qualifier/emulator` and `loyalty-qualifier/msw` (web/emulator/emulator.d.ts,
-// web/msw/msw.d.ts), checked by `npm test`.
+// Type-level use of `loyalty-qualifier/emulator` and `loyalty-qualifier/msw` (web/local/emulator/emulator.d.ts,
+// web/local/msw/msw.d.ts), checked by `npm test`.
 import { createEmulator, createStoreHubEmulator, type Emulator, type EmulatorOptions } from 'loyalty-qualifier/emulator';
 import { loyaltyHandlers, storeHubHandlers } from 'loyalty-qualifier/msw';
 import { startLocalService } from 'loyalty-qualifier/service';

@@ -1,4 +1,4 @@
-// Type-level use of `loyalty-qualifier/service` (web/service/local_service.d.ts), checked by `npm test`.
+// Type-level use of `loyalty-qualifier/service` (web/local/service/local_service.d.ts), checked by `npm test`.
 import {
   ServiceBinaryError,
   hubBinaryPath,

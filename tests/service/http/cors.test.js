@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { startLocalService } from '../../../web/service/local_service.js';
+import { startLocalService } from '../../../web/local/service/local_service.js';
 import { account, call, consumer, runServiceSync, scratchDir, serviceBinary, startService } from '../harness.js';
 
 const DEV_SERVER = 'http://localhost:5173';

@@ -29,7 +29,7 @@ const GENERATED_PER_CATEGORY = 40;
 const CLI_CONCURRENCY = 4;
 
 const scratch = scratchDir('lq-malformed-');
-const cli = path.join(root, 'web/cli/cli.js');
+const cli = path.join(root, 'web/local/cli/cli.js');
 let service;
 let qualifier;
 let snapshotFile;

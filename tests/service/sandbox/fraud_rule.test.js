@@ -289,7 +289,7 @@ describe('production mode', () => {
 function doctor(service, userId, extra = []) {
   return new Promise((resolve) => {
     execFile(process.execPath, [
-      path.join(root, 'web/cli/cli.js'), 'sandbox', 'doctor',
+      path.join(root, 'web/local/cli/cli.js'), 'sandbox', 'doctor',
       '--url', service.url, '--token', `at_${userId}`, '--client-id', CLIENT_ID, ...extra,
     ], { cwd: root, timeout: 30_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? error.code : 0, stdout, stderr });
