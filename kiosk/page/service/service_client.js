@@ -39,10 +39,10 @@ export function createServiceClient({ apiBase = '', healthUrl = null, accessToke
     }
     return call(...args);
   };
-  const reads = { answered: 0 };
+  let accountReads = 0;
   const counted = (read) => async (...args) => {
     const answer = await read(...args);
-    reads.answered += 1;
+    accountReads += 1;
     return answer;
   };
   return {
@@ -50,7 +50,7 @@ export function createServiceClient({ apiBase = '', healthUrl = null, accessToke
     baseUrl: client.baseUrl,
     /** How many account reads the service has answered: whether a snapshot in hand was just read. */
     get accountReads() {
-      return reads.answered;
+      return accountReads;
     },
     qualify: whenUp((basket) => client.qualify(basket)),
     account: whenUp(counted(() => client.account())),
