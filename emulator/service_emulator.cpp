@@ -27,7 +27,9 @@ service::open_basket_limits open_limits_of(const service::options& opts) {
 service_emulator::service_emulator(const service::options& opts, first_state from)
     : opts_(opts),
       clock_(opts.fixed_now),
-      db_(opts.db_path),
+      // A seeded image is a copy this module just wrote of a file it made: nothing to check.
+      db_(opts.db_path, from == first_state::seeded_image ? service::file_origin::own_copy
+                                                          : service::file_origin::unknown),
       accounts_(db_, clock_),
       accrual_(db_, accounts_, opts.mode == service::service_mode::sandbox),
       baskets_(db_, accounts_, clock_, opts.effective_processing_delay_ms(), window_of(opts),
@@ -49,7 +51,20 @@ service_emulator::service_emulator(const service::options& opts, first_state fro
     }
     auth_.load(db_);
   }
-  // A fixture must load whole, as at the native service's first start.
+  // A fixture must load whole, as at the native service's first start. A seeded image did when
+  // the build seeded it with this module: its accounts load when first asked for.
+  if (from == first_state::fixture) load_every_account();
+  // The consumer API's sandbox operations exist in sandbox mode only (API spec 9).
+  if (opts.mode == service::service_mode::sandbox) {
+    sandbox_.emplace(db_, accounts_, clock_, opts.effective_processing_delay_ms(),
+                     [this] { purchase_queued_ = true; });
+  }
+  context_.emplace(service::route_context{auth_, accounts_, baskets_, clock_,
+                                          sandbox_ ? &*sandbox_ : nullptr, opts_.cors});
+  service::install_routes(server_, *context_);
+}
+
+void service_emulator::load_every_account() {
   std::vector<service::user_row> users;
   {
     auto lock = db_.lock();
@@ -59,14 +74,6 @@ service_emulator::service_emulator(const service::options& opts, first_state fro
     auto view = accounts_.get(user.id);
     if (!view) throw std::runtime_error(view.err().message);
   }
-  // The consumer API's sandbox operations exist in sandbox mode only (API spec 9).
-  if (opts.mode == service::service_mode::sandbox) {
-    sandbox_.emplace(db_, accounts_, clock_, opts.effective_processing_delay_ms(),
-                     [this] { purchase_queued_ = true; });
-  }
-  context_.emplace(service::route_context{auth_, accounts_, baskets_, clock_,
-                                          sandbox_ ? &*sandbox_ : nullptr, opts_.cors});
-  service::install_routes(server_, *context_);
 }
 
 void service_emulator::land_due_purchases() {

@@ -40,6 +40,8 @@ class service_emulator {
   std::string answer(std::string_view request, std::string peer);
 
  private:
+  /// Loads every account of the database; throws std::runtime_error naming one that does not load.
+  void load_every_account();
   /// Lands the purchases due by now when one may be: a purchase was queued since the last look,
   /// or the earliest pending one is due (reading the store on every request would cost more
   /// than most answers).

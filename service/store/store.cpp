@@ -4,13 +4,13 @@
 
 namespace lq::service {
 
-store_file::store_file(const std::string& path) : database_(path) {
-  database_.quick_check();
+store_file::store_file(const std::string& path, file_origin origin) : database_(path) {
+  if (origin == file_origin::unknown) database_.quick_check();
   opened_version_ = migrate(database_);
 }
 
-store::store(const std::string& path)
-    : store_file(path),
+store::store(const std::string& path, file_origin origin)
+    : store_file(path, origin),
       account_store(database_),
       basket_store(database_),
       purchase_store(database_),

@@ -15,11 +15,15 @@
 
 namespace lq::service {
 
+/// How a database file is opened: checked (PRAGMA quick_check: a file of unknown history), or as
+/// a copy this process has just written of a file it made itself (the emulator's seeded image).
+enum class file_origin { unknown, own_copy };
+
 /// The database file, opened and migrated before the tables that use it (a base comes first).
 class store_file {
  protected:
   /// Opens the file and migrates its schema; throws database_error.
-  explicit store_file(const std::string& path);
+  store_file(const std::string& path, file_origin origin);
 
   std::mutex mutex_;
   front::database database_;
@@ -33,7 +37,7 @@ class store : private store_file,
               public sandbox_store {
  public:
   /// Opens the file and migrates its schema; throws database_error.
-  explicit store(const std::string& path);
+  explicit store(const std::string& path, file_origin origin = file_origin::unknown);
 
   std::unique_lock<std::mutex> lock() { return std::unique_lock<std::mutex>(mutex_); }
   front::database& db() { return database_; }
