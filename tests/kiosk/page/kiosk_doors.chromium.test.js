@@ -11,17 +11,11 @@
 //   the page reads the account from its own origin.
 // Every wait is for a condition, bounded.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { hubBinary } from '../../hub/harness.js';
 import { launchChromium } from '../../support/support.js';
-import { ensureWasm, serviceBinary } from '../../service/harness.js';
-import { startKiosk, stopKiosk } from './kiosk_process.js';
+import { startTestKiosk } from './kiosk_process.js';
 
 const NOW = '2026-11-24T13:15:00Z'; // Tuesday 08:15 in New York
 const STEP = 30_000;
@@ -29,8 +23,7 @@ const GUEST = { user_id: 'u_1001', merchant_id: 'm_harbor_coffee' };
 const LATTE = 'rw_free_latte';
 const CREDENTIALS = /^(authorization|merchant-key|store-key|x-clientid)$/i;
 
-let scratch;
-let db;
+let setup; // startTestKiosk's
 let kiosk;
 let browser;
 let attacker; // serves the other site's page
@@ -43,12 +36,8 @@ function listen(server) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`)));
 }
 
-/** Rows of a query on the service's SQLite file (the sqlite3 command line tool, JSON output). */
-function rows(query) {
-  const run = spawnSync('sqlite3', ['-json', db, query], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  return run.stdout.trim() === '' ? [] : JSON.parse(run.stdout);
-}
+/** Rows of a query on the service's SQLite file. */
+const rows = (query) => setup.rows(query);
 
 /** The guest's claims and points at the store hub, asked through the kiosk server (which adds the key). */
 async function hubView() {
@@ -84,12 +73,8 @@ document.body.dataset.done = 'yes';
 }
 
 before(async () => {
-  ensureWasm();
-  const serviceBin = serviceBinary();
-  const hubBin = hubBinary();
-  scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-kiosk-doors-'));
-  db = path.join(scratch, 'demo.db');
-  kiosk = await startKiosk({ db, serviceBin, hubBin, now: NOW });
+  setup = await startTestKiosk({ name: 'kiosk-doors', now: NOW });
+  kiosk = setup.kiosk;
   attacker = http.createServer((request, response) => {
     if (request.url !== '/') return response.writeHead(404).end();
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(attackPage(kiosk.origin));
@@ -112,12 +97,11 @@ before(async () => {
 
 after(async () => {
   await browser?.close().catch(() => {});
-  await stopKiosk(kiosk);
+  await setup?.close();
   for (const server of [attacker, elsewhere]) {
     server?.closeAllConnections?.();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
   }
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 test('a page of another origin cannot claim, report points or bill through the kiosk server', { timeout: 180_000 }, async () => {

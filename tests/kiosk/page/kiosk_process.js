@@ -1,10 +1,16 @@
 // The kiosk as `npm start` runs it, for the browser tests: kiosk/server/main.mjs on port 0 with a
 // temporary database (the store hub's beside it) and a fixed service clock, the service binary from
 // the service tests' harness (and the hub's from the hub tests' harness, when given).
-import { spawn } from 'node:child_process';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+
+import { hubBinary } from '../../hub/harness.js';
+import { ensureWasm, serviceBinary } from '../../service/harness.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -54,4 +60,38 @@ export async function kioskCommand(kiosk, command, confirmation) {
     if (Date.now() > deadline) throw new Error(`no confirmation of "${command}":\n${kiosk.stderr.slice(from)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * A browser test's kiosk: the wasm module and the service's and the hub's binaries built, and the
+ * kiosk started on a database in a temporary folder named after `name`. Resolves { kiosk, db,
+ * rows(query), close() }: rows() reads the service's SQLite file (the sqlite3 tool's JSON output),
+ * close() stops the kiosk and removes the folder. A kiosk that does not start leaves nothing.
+ */
+export async function startTestKiosk({ name, now }) {
+  ensureWasm();
+  const serviceBin = serviceBinary();
+  const hubBin = hubBinary();
+  const scratch = mkdtempSync(path.join(os.tmpdir(), `lq-${name}-`));
+  const db = path.join(scratch, 'demo.db');
+  let kiosk;
+  try {
+    kiosk = await startKiosk({ db, serviceBin, hubBin, now });
+  } catch (e) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw e;
+  }
+  return {
+    kiosk,
+    db,
+    rows(query) {
+      const run = spawnSync('sqlite3', ['-json', db, query], { encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      return run.stdout.trim() === '' ? [] : JSON.parse(run.stdout);
+    },
+    async close() {
+      await stopKiosk(kiosk);
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
 }

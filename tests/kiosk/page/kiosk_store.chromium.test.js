@@ -7,17 +7,15 @@
 // is back, both kiosks replay, and the service's SQLite file holds one redemption and no order
 // billed without the offer its kiosk promised. Every wait is for a condition, bounded.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { hubBinary } from '../../hub/harness.js';
 import { launchChromium } from '../../support/support.js';
-import { ensureWasm, serviceBinary, waitFor } from '../../service/harness.js';
-import { kioskCommand, startKiosk, stopKiosk } from './kiosk_process.js';
+import { waitFor } from '../../service/harness.js';
+import { kioskCommand, startTestKiosk } from './kiosk_process.js';
+import { addLatte, placeOffline } from './kiosk_steps.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const shots = path.join(root, 'test-output/kiosk');
@@ -27,8 +25,7 @@ const GUEST = { user_id: 'u_1001', merchant_id: 'm_harbor_coffee' };
 const LATTE = 'rw_free_latte';
 const LATTE_LABEL = 'Free latte or cappuccino';
 
-let scratch;
-let db;
+let setup; // startTestKiosk's
 let kiosk;
 let browser;
 const kiosks = {}; // number -> { context, page, billings }
@@ -37,12 +34,8 @@ const errors = [];
 const stopService = () => kioskCommand(kiosk, 'stop', /kiosk: service stopped/);
 const startService = () => kioskCommand(kiosk, 'start', /kiosk: service: http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
 
-/** Rows of a query on the service's SQLite file (the sqlite3 command line tool, JSON output). */
-function rows(query) {
-  const run = spawnSync('sqlite3', ['-json', db, query], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  return run.stdout.trim() === '' ? [] : JSON.parse(run.stdout);
-}
+/** Rows of a query on the service's SQLite file. */
+const rows = (query) => setup.rows(query);
 
 /** The guest's live claims at the store hub, asked through the kiosk server (which adds the store key). */
 async function hubClaims() {
@@ -106,23 +99,9 @@ async function waitShown(page, selector) {
   }
 }
 
-async function addLatte(page) {
-  await page.locator('#categories label:has(input[value="coffee"])').click();
-  await page.locator('button.item[data-id="latte"]').click();
-  await page.locator('#customize-add').click();
-  await page.waitForFunction(() => !document.getElementById('customize').open);
-  await page.waitForSelector('#lines li[data-key^="latte"]');
-}
-
-/** Checks out the basket offline and places the order; resolves its basket id and the dialog's text. */
-async function placeOffline(page) {
-  await page.locator('#checkout').click();
-  await page.waitForSelector('#pay');
-  const offered = await page.locator('#checkout-dialog').textContent();
-  await page.locator('#pay').click();
-  await page.waitForSelector('#checkout-dialog [data-status="queued"]');
-  const placed = await page.locator('#checkout-dialog').textContent();
-  await page.locator('#new-order').click();
+/** Places the basket's order offline (placeOffline); resolves its basket id and the dialog's texts. */
+async function placeQueued(page) {
+  const { offered, placed } = await placeOffline(page);
   await page.waitForSelector('#orders li[data-status="queued"]');
   const queued = await page.locator('#orders li[data-status="queued"]').evaluateAll((items) => items.map((li) => li.dataset.basketId));
   assert.equal(queued.length, 1, 'one order waits on this kiosk');
@@ -131,20 +110,15 @@ async function placeOffline(page) {
 }
 
 before(async () => {
-  ensureWasm();
-  const serviceBin = serviceBinary();
-  const hubBin = hubBinary();
   mkdirSync(shots, { recursive: true });
-  scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-kiosk-store-'));
-  db = path.join(scratch, 'demo.db');
-  kiosk = await startKiosk({ db, serviceBin, hubBin, now: NOW });
+  setup = await startTestKiosk({ name: 'kiosk-store', now: NOW });
+  kiosk = setup.kiosk;
   browser = await launchChromium();
 }, { timeout: 900_000 });
 
 after(async () => {
   await browser?.close().catch(() => {});
-  await stopKiosk(kiosk);
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  await setup?.close();
 });
 
 test('each page says which kiosk it is and that the store hub is reachable', { timeout: 120_000 }, async () => {
@@ -171,7 +145,7 @@ test('the latte redeemed offline at kiosk 1 is used at another kiosk for kiosk 2
     await one.page.waitForSelector('#status[data-state="offline"]');
     await addLatte(one.page);
     await one.page.waitForSelector(`#offer-list li.best[data-id="${LATTE}"] input:checked`);
-    first = await placeOffline(one.page);
+    first = await placeQueued(one.page);
     assert.match(first.offered, /applied provisionally/);
     assert.match(first.offered, new RegExp(LATTE_LABEL));
     assert.doesNotMatch(first.placed, /not redeemed/);
@@ -191,7 +165,7 @@ test('the latte redeemed offline at kiosk 1 is used at another kiosk for kiosk 2
     await two.page.locator('#others-section summary').click();
     await two.page.screenshot({ path: path.join(shots, 'i29-kiosk2-claimed-elsewhere.png'), fullPage: true });
     // Its checkout does not promise the latte.
-    second = await placeOffline(two.page);
+    second = await placeQueued(two.page);
     assert.doesNotMatch(second.offered, new RegExp(LATTE_LABEL));
     assert.doesNotMatch(second.placed, new RegExp(LATTE_LABEL));
     assert.equal(two.billings.length, 0, 'nothing reaches the stopped service');

@@ -7,17 +7,14 @@
 // the second, whose checkout does not promise it; once the service is back, the service's SQLite
 // file holds one redemption and no order billed without an offer its tab promised.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { hubBinary } from '../../hub/harness.js';
 import { launchChromium } from '../../support/support.js';
-import { ensureWasm, serviceBinary } from '../../service/harness.js';
-import { kioskCommand, startKiosk, stopKiosk } from './kiosk_process.js';
+import { kioskCommand, startTestKiosk } from './kiosk_process.js';
+import { addLatte, placeOffline } from './kiosk_steps.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const shots = path.join(root, 'test-output/kiosk');
@@ -27,8 +24,7 @@ const GUEST = 'u_1001';
 const LATTE = 'rw_free_latte';
 const LATTE_LABEL = 'Free latte or cappuccino';
 
-let scratch;
-let db;
+let setup; // startTestKiosk's
 let kiosk;
 let browser;
 const errors = [];
@@ -36,47 +32,19 @@ const errors = [];
 const stopService = () => kioskCommand(kiosk, 'stop', /kiosk: service stopped/);
 const startService = () => kioskCommand(kiosk, 'start', /kiosk: service: http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
 
-function rows(query) {
-  const run = spawnSync('sqlite3', ['-json', db, query], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  return run.stdout.trim() === '' ? [] : JSON.parse(run.stdout);
-}
-
-async function addLatte(page) {
-  await page.locator('#categories label:has(input[value="coffee"])').click();
-  await page.locator('button.item[data-id="latte"]').click();
-  await page.locator('#customize-add').click();
-  await page.waitForFunction(() => !document.getElementById('customize').open);
-  await page.waitForSelector('#lines li[data-key^="latte"]');
-}
-
-/** Checks out the basket offline and places the order; resolves the dialog's texts and the basket ids it sent. */
-async function placeOffline(page) {
-  await page.locator('#checkout').click();
-  await page.waitForSelector('#pay');
-  const offered = await page.locator('#checkout-dialog').textContent();
-  await page.locator('#pay').click();
-  await page.waitForSelector('#checkout-dialog [data-status="queued"]');
-  const placed = await page.locator('#checkout-dialog').textContent();
-  await page.locator('#new-order').click();
-  return { offered, placed };
-}
+/** Rows of a query on the service's SQLite file. */
+const rows = (query) => setup.rows(query);
 
 before(async () => {
-  ensureWasm();
-  const serviceBin = serviceBinary();
-  const hubBin = hubBinary();
   mkdirSync(shots, { recursive: true });
-  scratch = mkdtempSync(path.join(os.tmpdir(), 'lq-kiosk-tabs-'));
-  db = path.join(scratch, 'demo.db');
-  kiosk = await startKiosk({ db, serviceBin, hubBin, now: NOW });
+  setup = await startTestKiosk({ name: 'kiosk-tabs', now: NOW });
+  kiosk = setup.kiosk;
   browser = await launchChromium();
 }, { timeout: 900_000 });
 
 after(async () => {
   await browser?.close().catch(() => {});
-  await stopKiosk(kiosk);
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  await setup?.close();
 });
 
 test('two tabs of the page, one outbox, no store hub: the latte promised offline in one tab is neither offered nor promised in the other; one redemption', { timeout: 300_000 }, async () => {
