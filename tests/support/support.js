@@ -1,6 +1,7 @@
 // Paths and fixtures shared by the JS tests.
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -74,4 +75,28 @@ export function sendFile(response, file) {
     },
     () => response.writeHead(404).end(),
   );
+}
+
+/**
+ * A test server on 127.0.0.1 for a blank page at /page.html (titled `title`) and the repository's
+ * web/ files at their paths (403 for any other path); `route(url, response)` answers a request
+ * first when it returns true. Resolves { server, origin }; close the server when done.
+ */
+export async function servePackagePage(title, route = () => false) {
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url, 'http://localhost');
+    if (route(url, response)) return;
+    if (url.pathname === '/page.html') {
+      response.writeHead(200, { 'content-type': contentType('page.html') }).end(`<!doctype html><title>${title}</title>`);
+      return;
+    }
+    const file = path.join(root, decodeURIComponent(url.pathname));
+    if (!file.startsWith(path.join(root, 'web') + path.sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    sendFile(response, file);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${server.address().port}` };
 }

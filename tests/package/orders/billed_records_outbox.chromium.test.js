@@ -5,15 +5,10 @@
 // order, and writing one in one page moves the guest's changeStamp in another.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import http from 'node:http';
-import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-import { CHROMIUM, launchChromium } from '../../support/support.js';
+import { CHROMIUM, launchChromium, servePackagePage } from '../../support/support.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const OWNER = JSON.stringify(['m_harbor', 'u_1001']);
 const OTHER = JSON.stringify(['m_harbor', 'u_1002']);
 const HOUR = 3_600_000;
@@ -27,24 +22,8 @@ describe('the IndexedDB outbox\'s records in Chromium', { skip: !existsSync(CHRO
   });
 
   test('live in a database of their own: the orders\' object store (all an earlier version reads) holds orders only; another tab\'s changeStamp moves', { timeout: 180_000 }, async () => {
-    server = http.createServer((request, response) => {
-      const url = new URL(request.url, 'http://localhost');
-      if (url.pathname === '/page.html') {
-        response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>records</title>');
-        return;
-      }
-      const file = path.join(root, decodeURIComponent(url.pathname));
-      if (!file.startsWith(path.join(root, 'web') + path.sep)) {
-        response.writeHead(403).end();
-        return;
-      }
-      readFile(file).then(
-        (bytes) => response.writeHead(200, { 'content-type': 'text/javascript' }).end(bytes),
-        () => response.writeHead(404).end(),
-      );
-    });
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${server.address().port}`;
+    let origin;
+    ({ server, origin } = await servePackagePage('records'));
     browser = await launchChromium();
     const context = await browser.newContext();
     const pages = [await context.newPage(), await context.newPage()];

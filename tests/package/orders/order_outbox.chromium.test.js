@@ -4,15 +4,10 @@
 // a write in one page moves the other's changeStamp().
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import http from 'node:http';
-import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-import { CHROMIUM, launchChromium } from '../../support/support.js';
+import { CHROMIUM, launchChromium, servePackagePage } from '../../support/support.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 describe('the IndexedDB outbox in Chromium', { skip: !existsSync(CHROMIUM) && 'no Chromium' }, () => {
   let server;
@@ -23,30 +18,14 @@ describe('the IndexedDB outbox in Chromium', { skip: !existsSync(CHROMIUM) && 'n
   });
 
   test('quarantines records that are not orders, exclusive() is one holder across two pages, listOwner() reads one guest, and a write in one page moves the other\'s changeStamp()', { timeout: 180_000 }, async () => {
-    const log = [];
-    server = http.createServer((request, response) => {
-      const url = new URL(request.url, 'http://localhost');
-      if (url.pathname === '/log') {
-        log.push(url.searchParams.get('line'));
-        response.writeHead(204).end();
-        return;
-      }
-      if (url.pathname === '/page.html') {
-        response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>outbox</title>');
-        return;
-      }
-      const file = path.join(root, decodeURIComponent(url.pathname));
-      if (!file.startsWith(path.join(root, 'web') + path.sep)) {
-        response.writeHead(403).end();
-        return;
-      }
-      readFile(file).then(
-        (bytes) => response.writeHead(200, { 'content-type': 'text/javascript' }).end(bytes),
-        () => response.writeHead(404).end(),
-      );
-    });
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${server.address().port}`;
+    const log = []; // the pages' /log lines, in the order they arrive
+    let origin;
+    ({ server, origin } = await servePackagePage('outbox', (url, response) => {
+      if (url.pathname !== '/log') return false;
+      log.push(url.searchParams.get('line'));
+      response.writeHead(204).end();
+      return true;
+    }));
     browser = await launchChromium();
     const context = await browser.newContext();
     const pages = [await context.newPage(), await context.newPage()];
