@@ -266,6 +266,9 @@ function wireControls() {
   window.addEventListener('offline', () => setOnline(false));
 }
 
+// How long after the page is ready it registers its service worker.
+const SERVICE_WORKER_AFTER_READY_MS = 2_000;
+
 // The service worker keeps the page, its scripts, the menu and the wasm module for offline starts.
 async function registerServiceWorker() {
   if (!('serviceWorker' in navigator)) return;
@@ -297,9 +300,10 @@ async function main() {
   await selectGuest(initial);
   scheduleRefresh();
   document.body.dataset.ready = 'true';
-  // Once the page is up: the worker's install fetches everything the page loads again, which on a
-  // first visit would compete with the page's own start (bench/README.md, "The kiosk page's start").
-  registerServiceWorker();
+  // A while after the page is up: the worker's install fetches everything the page loads again,
+  // which on a first visit would compete with the page's start and with the guest's first taps
+  // (bench/README.md, "The kiosk page's start").
+  window.setTimeout(registerServiceWorker, SERVICE_WORKER_AFTER_READY_MS);
 }
 
 main();
