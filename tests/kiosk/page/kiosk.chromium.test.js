@@ -15,14 +15,13 @@ import { launchChromium } from '../../support/support.js';
 import { hubBinary } from '../../hub/harness.js';
 import { ensureWasm, serviceBinary } from '../../service/harness.js';
 import { startLossyProxy } from '../../service/http/lossy_proxy.js';
+import { ALEX, guestCalls, MEDIA_TYPE } from './kiosk_guests.js';
 import { kioskCommand, startKiosk, stopKiosk } from './kiosk_process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const shots = path.join(root, 'test-output/kiosk');
 // Tuesday 08:15 in New York: the in-store breakfast reward is in its window.
 const NOW = '2026-11-24T13:15:00Z';
-const MEDIA_TYPE = 'application/vnd.service-v1+json';
-const ALEX = { token: 'at_u1001_7Qx2LmN9pR4s', key: 'mk_harbor_5f1c9a7e2b' };
 const STEP = 30_000;  // the longest a single UI expectation may take (a loaded machine)
 const MAX_AGE_S = 4;  // the main page's maxAgeMs: past it, offers are provisional
 
@@ -32,20 +31,8 @@ let browser;
 let page;
 const consoleErrors = [];
 
-const GUESTS = { u_1001: ALEX, u_1002: { token: 'at_u1002_Kd83JsPq0Wz1', key: ALEX.key } };
-
-/** A loyalty API call through the kiosk's proxy, as Alex (or `as`, another Harbor Coffee guest). */
-async function api(method, route, body, as = 'u_1001') {
-  const { token, key } = GUESTS[as];
-  const response = await fetch(`${kiosk.origin}${route}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Merchant-Key': key, Accept: MEDIA_TYPE,
-      ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(15_000),
-  });
-  return { status: response.status, body: await response.json() };
-}
+/** Loyalty API calls through the kiosk's proxy, as Alex (or `as`, another Harbor Coffee guest). */
+const { api, balance, waitForBalance } = guestCalls(() => kiosk.origin);
 
 /** GET with a raw path (no URL normalisation), for the static server's path checks. */
 function rawGet(rawPath) {
@@ -587,19 +574,6 @@ function siteUrl(extra = '') {
 async function openSitePage(extra = '') {
   await site.page.goto(siteUrl(extra));
   await site.page.waitForSelector('body[data-ready]');
-}
-
-const balance = async (as) => Number((await api('GET', '/api/account', undefined, as)).body.points[0].balance);
-
-async function waitForBalance(as, expected, what) {
-  const deadline = Date.now() + 60_000;
-  let last;
-  while (Date.now() < deadline) {
-    last = await balance(as);
-    if (last === expected) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.equal(last, expected, what);
 }
 
 /** Blair orders a latte on the site page and goes to checkout (offer: an offer id or null). */

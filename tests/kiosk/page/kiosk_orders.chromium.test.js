@@ -14,17 +14,13 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../../support/support.js';
 import { hubBinary } from '../../hub/harness.js';
 import { ensureWasm, serviceBinary } from '../../service/harness.js';
+import { guestCalls } from './kiosk_guests.js';
 import { kioskCommand, startKiosk, stopKiosk } from './kiosk_process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const shots = path.join(root, 'test-output/kiosk');
 const NOW = '2026-11-24T13:15:00Z'; // Tuesday 08:15 in New York
-const MEDIA_TYPE = 'application/vnd.service-v1+json';
 const STEP = 30_000;
-const GUESTS = {
-  u_1001: { token: 'at_u1001_7Qx2LmN9pR4s', key: 'mk_harbor_5f1c9a7e2b' },
-  u_1002: { token: 'at_u1002_Kd83JsPq0Wz1', key: 'mk_harbor_5f1c9a7e2b' },
-};
 
 let scratch;
 let kiosk; // { proc, pageUrl, origin, stderr, exited }
@@ -34,30 +30,7 @@ const errors = [];
 const stopService = () => kioskCommand(kiosk, 'stop', /service stopped/);
 const startService = () => kioskCommand(kiosk, 'start', /service: http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
 
-async function api(method, route, body, as) {
-  const { token, key } = GUESTS[as];
-  const response = await fetch(`${kiosk.origin}${route}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Merchant-Key': key, Accept: MEDIA_TYPE,
-      ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(15_000),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
-const balance = async (as) => Number((await api('GET', '/api/account', undefined, as)).body.points[0].balance);
-
-async function waitForBalance(as, expected, what) {
-  const deadline = Date.now() + 60_000;
-  let last;
-  while (Date.now() < deadline) {
-    last = await balance(as);
-    if (last === expected) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.equal(last, expected, what);
-}
+const { api, balance, waitForBalance } = guestCalls(() => kiosk.origin);
 
 /** A page in its own browser context; `billings` collects the bodies POSTed to /api/baskets. */
 async function openKiosk(query, label) {
