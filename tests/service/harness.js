@@ -1,9 +1,10 @@
 // Runs the real service for the tests: builds it when missing, starts it on 127.0.0.1 with a
 // temporary SQLite file, talks to it over real HTTP and always stops what it started.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { startLocalService } from '../../web/local/service/local_service.js';
@@ -110,6 +111,37 @@ export function ensureWasm() {
 export function scratchDir(prefix = 'lq-service-') {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * One test file's services, in a scratch folder of its own: the service is built before the file's
+ * tests (before()), and after them (after()) every one still running is killed and the folder
+ * removed. start(options) starts one with `defaults(scratch, started)` under `options` (started:
+ * how many this file has started); `running` holds those not stopped yet (a test that stops one
+ * deletes it); fixtureFile(name, mutate) writes the demo fixture as `mutate` changes it.
+ */
+export function useServices({ prefix, defaults = () => ({}) } = {}) {
+  const scratch = scratchDir(prefix);
+  const running = new Set();
+  let started = 0;
+  before(() => serviceBinary(), { timeout: 900_000 });
+  after(async () => {
+    for (const service of running) await service.crash();
+    scratch.cleanup();
+  });
+  async function start(options) {
+    const service = await startService({ ...defaults(scratch, started++), ...options });
+    running.add(service);
+    return service;
+  }
+  function fixtureFile(name, mutate) {
+    const copy = structuredClone(fixture);
+    mutate(copy);
+    const file = path.join(scratch.dir, name);
+    writeFileSync(file, JSON.stringify(copy));
+    return file;
+  }
+  return { scratch, running, start, fixtureFile };
 }
 
 /** Credentials of a fixture user: its token and its merchant's key. */

@@ -2,43 +2,12 @@
 // version, modes and ports.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import {
-  account,
-  basket,
-  fixture,
-  runServiceSync,
-  scratchDir,
-  serviceBinary,
-  startService,
-} from './harness.js';
+import { account, basket, fixture, runServiceSync, useServices } from './harness.js';
 
-const scratch = scratchDir();
-const running = new Set();
-
-async function start(options) {
-  const service = await startService(options);
-  running.add(service);
-  return service;
-}
-
-before(() => serviceBinary(), { timeout: 900_000 });
-
-after(async () => {
-  for (const service of running) await service.crash();
-  scratch.cleanup();
-});
-
-function fixtureFile(name, mutate) {
-  const copy = structuredClone(fixture);
-  mutate(copy);
-  const file = path.join(scratch.dir, name);
-  writeFileSync(file, JSON.stringify(copy));
-  return file;
-}
+const { scratch, start, fixtureFile } = useServices();
 
 test('--help prints the usage; a bad command line exits 2 with it', () => {
   const help = runServiceSync(['--help']);

@@ -6,30 +6,19 @@
 // tests/service/http/cross_origin_page.chromium.test.js).
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 
 import { startLocalService } from '../../../web/local/service/local_service.js';
-import { account, call, consumer, runServiceSync, scratchDir, serviceBinary, startService } from '../harness.js';
+import { account, call, consumer, runServiceSync, serviceBinary, useServices } from '../harness.js';
 
 const DEV_SERVER = 'http://localhost:5173';
 const OTHER_LISTED = 'http://127.0.0.1:4000';
 const STRANGER = 'http://evil.example';
 const API_HEADERS = ['Authorization', 'Merchant-Key', 'Accept', 'Content-Type', 'If-None-Match', 'Store-Key', 'Accept-Version', 'X-ClientId'];
 
-const scratch = scratchDir('lq-cors-');
-const running = new Set();
-
-async function start(options) {
-  const service = await startService({ db: path.join(scratch.dir, `${running.size}.db`), now: true, ...options });
-  running.add(service);
-  return service;
-}
-
-before(() => serviceBinary(), { timeout: 900_000 });
-
-after(async () => {
-  for (const service of running) await service.crash();
-  scratch.cleanup();
+const { start } = useServices({
+  prefix: 'lq-cors-',
+  defaults: (scratch, started) => ({ db: path.join(scratch.dir, `${started}.db`), now: true }),
 });
 
 /** A browser's preflight for `method` with `headers` from `origin`. */

@@ -2,44 +2,12 @@
 // schema 1 database is migrated to the current schema, and invalid campaign triggers or templates stop the start.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import {
-  account,
-  consumer,
-  fixture,
-  runServiceSync,
-  scratchDir,
-  serviceBinary,
-  startService,
-  waitFor,
-} from '../harness.js';
+import { account, consumer, runServiceSync, useServices, waitFor } from '../harness.js';
 
-const scratch = scratchDir();
-const running = new Set();
-
-async function start(options) {
-  const service = await startService(options);
-  running.add(service);
-  return service;
-}
-
-before(() => serviceBinary(), { timeout: 900_000 });
-
-after(async () => {
-  for (const service of running) await service.crash();
-  scratch.cleanup();
-});
-
-function fixtureFile(name, mutate) {
-  const copy = structuredClone(fixture);
-  mutate(copy);
-  const file = path.join(scratch.dir, name);
-  writeFileSync(file, JSON.stringify(copy));
-  return file;
-}
+const { scratch, start, fixtureFile } = useServices();
 
 const beans = async (service, user) =>
   (await account(service, user)).body.points.find((p) => p.points_experience_id === 'beans')?.balance ?? 0;

@@ -2,42 +2,19 @@
 // accruals queued before the crash land exactly once after it.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import {
-  account,
-  basket,
-  qualifying,
-  scratchDir,
-  serviceBinary,
-  sleep,
-  startService,
-  waitFor,
-} from '../harness.js';
-
-const scratch = scratchDir();
-const running = new Set();
+import { account, basket, qualifying, sleep, useServices, waitFor } from '../harness.js';
 
 // The service clock is fixed at FIXED_NOW, the baskets' order_timestamp (a billed order's
 // time must lie within a week before the service's clock).
-async function start(options) {
-  const service = await startService({ now: true, ...options });
-  running.add(service);
-  return service;
-}
+const { scratch, running, start } = useServices({ defaults: () => ({ now: true }) });
 
 async function crash(service) {
   const exit = await service.crash();
   running.delete(service);
   assert.equal(exit.signal, 'SIGKILL');
 }
-
-before(() => serviceBinary(), { timeout: 900_000 });
-
-after(async () => {
-  for (const service of running) await service.crash();
-  scratch.cleanup();
-});
 
 // $14.25 of coffee and pastries, and a bag of beans making up the rest of `subtotal` (the service
 // refuses a subtotal above the items).
