@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "../answer_fields.hpp"
 #include "harness/fuzz_answers.hpp"
 #include "harness/fuzz_check.hpp"
 #include "lq/qualifier.hpp"
@@ -20,28 +21,8 @@ namespace {
 
 using nlohmann::json;
 
-const std::set<std::string> kRewardFields = {"id",
-                                             "value",
-                                             "minimum",
-                                             "maximum",
-                                             "label",
-                                             "state",
-                                             "type",
-                                             "products",
-                                             "fine_print",
-                                             "retire_at",
-                                             "restriction_location_ids"};
-const std::set<std::string> kPointsProductFields = {"id",
-                                                    "points",
-                                                    "value",
-                                                    "minimum",
-                                                    "maximum",
-                                                    "label",
-                                                    "state",
-                                                    "type",
-                                                    "products",
-                                                    "fine_print",
-                                                    "restriction_location_ids"};
+using lq_test::kPointsProductFields;
+using lq_test::kRewardFields;
 
 std::set<std::string> keys_of(const json& object) {
   std::set<std::string> keys;

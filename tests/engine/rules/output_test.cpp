@@ -8,41 +8,20 @@
 #include <string>
 #include <vector>
 
+#include "answer_fields.hpp"
 #include "lq/qualifier.hpp"
 #include "lq/time/instant.hpp"
 #include "records.hpp"
 
 namespace {
 
+using lq_test::kPointsProductFields;
+using lq_test::kRewardFields;
 using lq_test::points_product;
 using lq_test::reward;
 
 using nlohmann::json;
 using ids = std::vector<std::string>;
-
-const std::set<std::string> kRewardFields = {"id",
-                                             "value",
-                                             "minimum",
-                                             "maximum",
-                                             "label",
-                                             "state",
-                                             "type",
-                                             "products",
-                                             "fine_print",
-                                             "retire_at",
-                                             "restriction_location_ids"};
-
-const std::set<std::string> kPointsProductFields = {"id",
-                                                    "points",
-                                                    "value",
-                                                    "minimum",
-                                                    "maximum",
-                                                    "label",
-                                                    "state",
-                                                    "type",
-                                                    "products",
-                                                    "fine_print",
-                                                    "restriction_location_ids"};
 
 lq::instant now() {
   return *lq::parse_rfc3339("2026-03-02T09:00:00Z");
