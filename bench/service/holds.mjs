@@ -39,6 +39,49 @@ const latte = {
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
 
+// A slow link: every basket (POST /api/baskets) is answered ANSWER_DELAY_MS late.
+async function slowFetch(url, init) {
+  if (String(url).endsWith('/api/baskets')) await pause(ANSWER_DELAY_MS);
+  return globalThis.fetch(url, init);
+}
+
+// REPLAYED plain lattes of Casey's (`casey`: the credentials a replay sends them with) put in
+// `outbox`, basket ids `${prefix}-0`, `${prefix}-1`, ..., as checkouts queued them.
+async function queueCaseyOrders(outbox, casey, prefix) {
+  for (let i = 0; i < REPLAYED; ++i) {
+    const basketId = `${prefix}-${i}`;
+    await outbox.put({
+      owner: JSON.stringify(['m_harbor_coffee', 'u_1003']), merchantId: 'm_harbor_coffee', userId: 'u_1003', basketId, sequence: i + 1,
+      queuedAt: Date.now(), request: latte, body: { ...latte, id: basketId, state: 'billed' }, requestedOffer: null, offer: null,
+      promisedDiscount: '0.00', policyApplied: true, attempts: 0, maybeSent: false, lastError: null, replay: casey,
+    });
+  }
+}
+
+/**
+ * Up to `checkouts` checkouts of a latte by `hybrid` (basket ids `${prefix}-i`) while `replay`
+ * (a promise) has not settled, each timed; then, once it has, checks that `outbox` is empty and
+ * that every checkout ran during the replay: { median, max, checkouts } in wall ms.
+ */
+async function checkoutsDuring(hybrid, { checkouts, prefix, replay, outbox }) {
+  let replayDone = false;
+  replay.then(() => { replayDone = true; }, () => { replayDone = true; });
+  await pause(3 * ANSWER_DELAY_MS); // the replay is under way
+  const times = [];
+  for (let i = 0; i < checkouts && !replayDone; ++i) {
+    const started = performance.now();
+    const outcome = await hybrid.checkout(latte, { basketId: `${prefix}-${i}` });
+    times.push(performance.now() - started);
+    if (outcome.status !== 'billed') throw new Error(`checkout ${i}: ${outcome.status} (${outcome.message})`);
+  }
+  const duringReplay = !replayDone;
+  await replay;
+  if ((await outbox.list()).length !== 0) throw new Error('orders are left in the outbox');
+  if (times.length < checkouts || !duringReplay) throw new Error('the replay ended before the checkouts did');
+  const sorted = [...times].sort((a, b) => a - b);
+  return { median: median(times), max: sorted.at(-1), checkouts: times.length };
+}
+
 async function withService(binary, fn) {
   const lq = await import('../../web/index.js');
   const { startLocalService } = await import('../../web/local/service/local_service.js');
@@ -62,41 +105,12 @@ async function withService(binary, fn) {
 export async function measureCheckoutBehindReplay({ binary, checkouts = 10 }) {
   return withService(binary, async ({ lq, credentials, dir }) => {
     const outbox = lq.fileOrderOutbox({ directory: path.join(dir, 'orders') });
-    const casey = credentials('u_1003');
-    for (let i = 0; i < REPLAYED; ++i) {
-      const basketId = `waiting-${i}`;
-      await outbox.put({
-        owner: JSON.stringify(['m_harbor_coffee', 'u_1003']), merchantId: 'm_harbor_coffee', userId: 'u_1003', basketId, sequence: i + 1,
-        queuedAt: Date.now(), request: latte, body: { ...latte, id: basketId, state: 'billed' }, requestedOffer: null, offer: null,
-        promisedDiscount: '0.00', policyApplied: true, attempts: 0, maybeSent: false, lastError: null, replay: casey,
-      });
-    }
-    // A slow link: every basket is answered ANSWER_DELAY_MS late.
-    const fetch = async (url, init) => {
-      if (String(url).endsWith('/api/baskets')) await pause(ANSWER_DELAY_MS);
-      return globalThis.fetch(url, init);
-    };
-    const client = new lq.LoyaltyClient({ ...credentials('u_1002'), fetch });
+    await queueCaseyOrders(outbox, credentials('u_1003'), 'waiting');
+    const client = new lq.LoyaltyClient({ ...credentials('u_1002'), fetch: slowFetch });
     const hybrid = new lq.HybridQualifier({ client, outbox, backoff: { initialMs: 600_000 }, qualifierOptions: { now: () => new Date(NOW) } });
     try {
       await hybrid.ready();
-      const replay = hybrid.flush();
-      let replayDone = false;
-      replay.then(() => { replayDone = true; }, () => { replayDone = true; });
-      await pause(3 * ANSWER_DELAY_MS); // the replay is under way
-      const times = [];
-      for (let i = 0; i < checkouts && !replayDone; ++i) {
-        const started = performance.now();
-        const outcome = await hybrid.checkout(latte, { basketId: `behind-${i}` });
-        times.push(performance.now() - started);
-        if (outcome.status !== 'billed') throw new Error(`checkout ${i}: ${outcome.status} (${outcome.message})`);
-      }
-      const duringReplay = !replayDone;
-      await replay;
-      if ((await outbox.list()).length !== 0) throw new Error('orders are left in the outbox');
-      if (times.length < checkouts || !duringReplay) throw new Error('the replay ended before the checkouts did');
-      const sorted = [...times].sort((a, b) => a - b);
-      return { median: median(times), max: sorted.at(-1), checkouts: times.length };
+      return await checkoutsDuring(hybrid, { checkouts, prefix: 'behind', replay: hybrid.flush(), outbox });
     } finally {
       hybrid.dispose();
     }
@@ -128,46 +142,20 @@ export async function measureCheckoutBesideReplayElsewhere({ binary, checkouts =
   return withService(binary, async ({ lq, credentials, dir }) => {
     const directory = path.join(dir, 'shared-orders');
     const casey = credentials('u_1003');
-    const fetch = async (url, init) => {
-      if (String(url).endsWith('/api/baskets')) await pause(ANSWER_DELAY_MS);
-      return globalThis.fetch(url, init);
-    };
-    const hybrid = new lq.HybridQualifier({ client: new lq.LoyaltyClient({ ...casey, fetch }), outbox: lq.fileOrderOutbox({ directory }),
+    const hybrid = new lq.HybridQualifier({ client: new lq.LoyaltyClient({ ...casey, fetch: slowFetch }), outbox: lq.fileOrderOutbox({ directory }),
       backoff: { initialMs: 600_000 }, qualifierOptions: { now: () => new Date(NOW) } });
     let child = null;
     try {
       await hybrid.flush(); // its own start-up replay found nothing: the other process replays
       await hybrid.ready();
       const outbox = lq.fileOrderOutbox({ directory });
-      for (let i = 0; i < REPLAYED; ++i) {
-        const basketId = `elsewhere-${i}`;
-        await outbox.put({
-          owner: JSON.stringify(['m_harbor_coffee', 'u_1003']), merchantId: 'm_harbor_coffee', userId: 'u_1003', basketId, sequence: i + 1,
-          queuedAt: Date.now(), request: latte, body: { ...latte, id: basketId, state: 'billed' }, requestedOffer: null, offer: null,
-          promisedDiscount: '0.00', policyApplied: true, attempts: 0, maybeSent: false, lastError: null, replay: casey,
-        });
-      }
+      await queueCaseyOrders(outbox, casey, 'elsewhere');
       const index = pathToFileURL(path.join(root, 'web/index.js')).href;
       child = spawn(process.execPath, ['--input-type=module', '-e', replayer(index), casey.baseUrl, casey.accessToken, casey.merchantKey, directory, String(ANSWER_DELAY_MS)],
         { stdio: ['ignore', 'pipe', 'inherit'] });
       const ended = new Promise((resolve) => child.once('close', resolve));
-      let replayDone = false;
-      ended.then(() => { replayDone = true; });
       await new Promise((resolve) => child.stdout.once('data', resolve));
-      await pause(3 * ANSWER_DELAY_MS); // the replay is under way
-      const times = [];
-      for (let i = 0; i < checkouts && !replayDone; ++i) {
-        const started = performance.now();
-        const outcome = await hybrid.checkout(latte, { basketId: `beside-${i}` });
-        times.push(performance.now() - started);
-        if (outcome.status !== 'billed') throw new Error(`checkout ${i}: ${outcome.status} (${outcome.message})`);
-      }
-      const duringReplay = !replayDone;
-      await ended;
-      if ((await outbox.list()).length !== 0) throw new Error('orders are left in the outbox');
-      if (times.length < checkouts || !duringReplay) throw new Error('the replay ended before the checkouts did');
-      const sorted = [...times].sort((a, b) => a - b);
-      return { median: median(times), max: sorted.at(-1), checkouts: times.length };
+      return await checkoutsDuring(hybrid, { checkouts, prefix: 'beside', replay: ended, outbox });
     } finally {
       hybrid.dispose();
       if (child !== null && child.exitCode === null) child.kill('SIGKILL');

@@ -7,7 +7,6 @@
 // then cut, neither offers the latte (qualify, explain) nor promises it at checkout. In one process
 // (two outbox objects on one directory: nothing shared in memory) and in two Node processes.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -15,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 
 import { credentialsOf, root, waitFor } from '../../service/harness.js';
 import { clientOf, lq, orderFiles, scratch, service, startServiceAgain, stopService, useOrderService } from '../orders/order_service.js';
+import { lineProcess } from './line_process.js';
 
 const ALEX = 'u_1001';
 const BLAIR = 'u_1002';
@@ -151,42 +151,6 @@ const script = (index, token, key) => `
   process.exit(0);
 `;
 
-function child(code, args) {
-  const proc = spawn(process.execPath, ['--input-type=module', '-e', code, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  const waiters = [];
-  proc.stdout.on('data', (chunk) => {
-    out += chunk;
-    for (const wake of waiters.splice(0)) wake();
-  });
-  proc.stderr.on('data', (chunk) => { err += chunk; });
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 120_000);
-  proc.on('close', () => {
-    clearTimeout(timer);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  let read = 0;
-  const next = async () => {
-    for (;;) {
-      const lines = out.split('\n');
-      if (lines.length - 1 > read) return JSON.parse(lines[read++]);
-      if (proc.exitCode !== null) throw new Error(`the child ended: ${err}`);
-      await new Promise((resolve) => waiters.push(resolve));
-    }
-  };
-  const ask = (line) => {
-    proc.stdin.write(`${line}\n`);
-    return next();
-  };
-  const end = () => new Promise((resolve) => {
-    if (proc.exitCode !== null) return resolve();
-    proc.once('close', resolve);
-    proc.stdin.end('end\n');
-  });
-  return { next, ask, end };
-}
-
 test('two processes on one file outbox: the reward process A billed online is neither offered nor promised by process B, offline on an older snapshot', { timeout: 180_000 }, async () => {
   const directory = path.join(scratch.dir, 'two-processes');
   const index = pathToFileURL(path.join(root, 'web/index.js')).href;
@@ -194,12 +158,12 @@ test('two processes on one file outbox: the reward process A billed online is ne
   const code = script(index, token, key);
   const WELCOME = 'rw_1003_welcome'; // $3 off
 
-  const b = child(code, [service.url, directory]);
+  const b = lineProcess(code, [service.url, directory]);
   try {
     assert.deepEqual(await b.next(), { ready: true });
     assert.deepEqual(await b.ask(`qualify ${WELCOME}`), { offered: true });
     const { generatedAt: older } = await b.ask('generated');
-    const a = child(code, [service.url, directory]);
+    const a = lineProcess(code, [service.url, directory]);
     try {
       assert.deepEqual(await a.next(), { ready: true });
       const billed = await a.ask(`checkout a-proc-1 ${WELCOME}`);

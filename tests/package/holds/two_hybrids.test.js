@@ -6,13 +6,13 @@
 // file outbox; once the service is back, each order is billed with exactly what it promised and
 // nothing is billed without an offer its kiosk promised.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import { account, basket, credentialsOf, root } from '../../service/harness.js';
 import { clientOf, latte, lq, qualifierOptions, scratch, service, startServiceAgain, stopService, useOrderService } from '../orders/order_service.js';
+import { lineProcess } from './line_process.js';
 
 const ALEX = 'u_1001';
 const BLAIR = 'u_1002';
@@ -118,42 +118,6 @@ const script = (index, token, key) => `
   process.exit(0);
 `;
 
-function child(code, args) {
-  const proc = spawn(process.execPath, ['--input-type=module', '-e', code, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  const waiters = [];
-  proc.stdout.on('data', (chunk) => {
-    out += chunk;
-    for (const wake of waiters.splice(0)) wake();
-  });
-  proc.stderr.on('data', (chunk) => { err += chunk; });
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 120_000);
-  proc.on('close', () => {
-    clearTimeout(timer);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  let read = 0;
-  // The next JSON line it prints.
-  const next = async () => {
-    for (;;) {
-      const lines = out.split('\n');
-      if (lines.length - 1 > read) return JSON.parse(lines[read++]);
-      if (proc.exitCode !== null) throw new Error(`the child ended: ${err}`);
-      await new Promise((resolve) => waiters.push(resolve));
-    }
-  };
-  const ask = (line) => {
-    proc.stdin.write(`${line}\n`);
-    return next();
-  };
-  const end = () => new Promise((resolve) => {
-    proc.once('close', resolve);
-    proc.stdin.end('end\n');
-  });
-  return { next, ask, end };
-}
-
 test('two processes of one guest on one file outbox: the reward promised offline by one is neither offered nor promised by the other', { timeout: 180_000 }, async () => {
   const directory = path.join(scratch.dir, 'shared-outbox');
   const index = pathToFileURL(path.join(root, 'web/index.js')).href;
@@ -161,8 +125,8 @@ test('two processes of one guest on one file outbox: the reward promised offline
   const code = script(index, token, key);
   const before = (await account(service, BLAIR)).body;
   assert.ok(before.rewards.some((r) => r.id === ANY_COFFEE.id && r.state === 'redeemable'));
-  const one = child(code, [service.url, directory]);
-  const two = child(code, [service.url, directory]);
+  const one = lineProcess(code, [service.url, directory]);
+  const two = lineProcess(code, [service.url, directory]);
   try {
     assert.deepEqual(await one.next(), { ready: true });
     assert.deepEqual(await two.next(), { ready: true });
