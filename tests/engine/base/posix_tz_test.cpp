@@ -43,6 +43,14 @@ std::string local(const posix_tz& tz, int64_t unix_seconds) {
   return text;
 }
 
+// The local times a second before `at` (a transition), at it and a second after.
+void check_around(const posix_tz& tz, int64_t at, std::string_view before, std::string_view at_text,
+                  std::string_view after) {
+  CHECK(local(tz, at - 1) == before);
+  CHECK(local(tz, at) == at_text);
+  CHECK(local(tz, at + 1) == after);
+}
+
 bool same_rule(const tz_transition_rule& a, const tz_transition_rule& b) {
   return a.kind == b.kind && a.day == b.day && a.month == b.month && a.week == b.week &&
          a.time_of_day == b.time_of_day;
@@ -231,14 +239,12 @@ TEST_CASE("utc_tz is UTC with no DST") {
 TEST_CASE("America/New_York springs forward at 02:00 EST and falls back at 02:00 EDT") {
   const posix_tz tz = tz_of("EST5EDT,M3.2.0,M11.1.0");
   const int64_t spring = utc(2026, 3, 8, 7, 0, 0);
-  CHECK(local(tz, spring - 1) == "2026-03-08T01:59:59-05:00");
-  CHECK(local(tz, spring) == "2026-03-08T03:00:00-04:00");
-  CHECK(local(tz, spring + 1) == "2026-03-08T03:00:01-04:00");
+  check_around(tz, spring, "2026-03-08T01:59:59-05:00", "2026-03-08T03:00:00-04:00",
+               "2026-03-08T03:00:01-04:00");
 
   const int64_t fall = utc(2026, 11, 1, 6, 0, 0);
-  CHECK(local(tz, fall - 1) == "2026-11-01T01:59:59-04:00");
-  CHECK(local(tz, fall) == "2026-11-01T01:00:00-05:00");
-  CHECK(local(tz, fall + 1) == "2026-11-01T01:00:01-05:00");
+  check_around(tz, fall, "2026-11-01T01:59:59-04:00", "2026-11-01T01:00:00-05:00",
+               "2026-11-01T01:00:01-05:00");
 
   CHECK(lq::transitions_in_year(tz, 2026) == std::vector<int64_t>{spring, fall});
   CHECK(lq::local_time_at(tz, spring).weekday == 0);
@@ -248,14 +254,12 @@ TEST_CASE("America/New_York springs forward at 02:00 EST and falls back at 02:00
 TEST_CASE("Europe/Berlin changes at 01:00 UTC with the end time written as /3") {
   const posix_tz tz = tz_of("CET-1CEST,M3.5.0,M10.5.0/3");
   const int64_t spring = utc(2026, 3, 29, 1, 0, 0);
-  CHECK(local(tz, spring - 1) == "2026-03-29T01:59:59+01:00");
-  CHECK(local(tz, spring) == "2026-03-29T03:00:00+02:00");
-  CHECK(local(tz, spring + 1) == "2026-03-29T03:00:01+02:00");
+  check_around(tz, spring, "2026-03-29T01:59:59+01:00", "2026-03-29T03:00:00+02:00",
+               "2026-03-29T03:00:01+02:00");
 
   const int64_t fall = utc(2026, 10, 25, 1, 0, 0);
-  CHECK(local(tz, fall - 1) == "2026-10-25T02:59:59+02:00");
-  CHECK(local(tz, fall) == "2026-10-25T02:00:00+01:00");
-  CHECK(local(tz, fall + 1) == "2026-10-25T02:00:01+01:00");
+  check_around(tz, fall, "2026-10-25T02:59:59+02:00", "2026-10-25T02:00:00+01:00",
+               "2026-10-25T02:00:01+01:00");
 
   // M10.5.0 is the last Sunday even in a month with only four of them.
   CHECK(lq::transitions_in_year(tz, 2026) == std::vector<int64_t>{spring, fall});
@@ -271,14 +275,12 @@ TEST_CASE("southern-hemisphere DST spans the new year") {
   CHECK(local(sydney, utc(2026, 12, 31, 13, 0, 0)) == "2027-01-01T00:00:00+11:00");
 
   const int64_t autumn = utc(2026, 4, 4, 16, 0, 0);
-  CHECK(local(sydney, autumn - 1) == "2026-04-05T02:59:59+11:00");
-  CHECK(local(sydney, autumn) == "2026-04-05T02:00:00+10:00");
-  CHECK(local(sydney, autumn + 1) == "2026-04-05T02:00:01+10:00");
+  check_around(sydney, autumn, "2026-04-05T02:59:59+11:00", "2026-04-05T02:00:00+10:00",
+               "2026-04-05T02:00:01+10:00");
 
   const int64_t spring = utc(2026, 10, 3, 16, 0, 0);
-  CHECK(local(sydney, spring - 1) == "2026-10-04T01:59:59+10:00");
-  CHECK(local(sydney, spring) == "2026-10-04T03:00:00+11:00");
-  CHECK(local(sydney, spring + 1) == "2026-10-04T03:00:01+11:00");
+  check_around(sydney, spring, "2026-10-04T01:59:59+10:00", "2026-10-04T03:00:00+11:00",
+               "2026-10-04T03:00:01+11:00");
   CHECK(lq::transitions_in_year(sydney, 2026) == std::vector<int64_t>{autumn, spring});
 
   SECTION("Lord Howe moves by half an hour") {
@@ -305,14 +307,12 @@ TEST_CASE("southern-hemisphere DST spans the new year") {
 TEST_CASE("America/Santiago changes at 24:00 on the first Saturday") {
   const posix_tz tz = tz_of("<-04>4<-03>,M9.1.6/24,M4.1.6/24");
   const int64_t end = utc(2026, 4, 5, 3, 0, 0);
-  CHECK(local(tz, end - 1) == "2026-04-04T23:59:59-03:00");
-  CHECK(local(tz, end) == "2026-04-04T23:00:00-04:00");
-  CHECK(local(tz, end + 1) == "2026-04-04T23:00:01-04:00");
+  check_around(tz, end, "2026-04-04T23:59:59-03:00", "2026-04-04T23:00:00-04:00",
+               "2026-04-04T23:00:01-04:00");
 
   const int64_t start = utc(2026, 9, 6, 4, 0, 0);
-  CHECK(local(tz, start - 1) == "2026-09-05T23:59:59-04:00");
-  CHECK(local(tz, start) == "2026-09-06T01:00:00-03:00");
-  CHECK(local(tz, start + 1) == "2026-09-06T01:00:01-03:00");
+  check_around(tz, start, "2026-09-05T23:59:59-04:00", "2026-09-06T01:00:00-03:00",
+               "2026-09-06T01:00:01-03:00");
   CHECK(local(tz, utc(2027, 1, 1, 2, 59, 59)) == "2026-12-31T23:59:59-03:00");
 }
 
@@ -322,14 +322,12 @@ TEST_CASE("Europe/Dublin has negative DST: the daylight-saving period is winter"
   CHECK(local(tz, utc(2026, 7, 15, 12, 0, 0)) == "2026-07-15T13:00:00+01:00");
 
   const int64_t spring = utc(2026, 3, 29, 1, 0, 0);
-  CHECK(local(tz, spring - 1) == "2026-03-29T00:59:59+00:00");
-  CHECK(local(tz, spring) == "2026-03-29T02:00:00+01:00");
-  CHECK(local(tz, spring + 1) == "2026-03-29T02:00:01+01:00");
+  check_around(tz, spring, "2026-03-29T00:59:59+00:00", "2026-03-29T02:00:00+01:00",
+               "2026-03-29T02:00:01+01:00");
 
   const int64_t fall = utc(2026, 10, 25, 1, 0, 0);
-  CHECK(local(tz, fall - 1) == "2026-10-25T01:59:59+01:00");
-  CHECK(local(tz, fall) == "2026-10-25T01:00:00+00:00");
-  CHECK(local(tz, fall + 1) == "2026-10-25T01:00:01+00:00");
+  check_around(tz, fall, "2026-10-25T01:59:59+01:00", "2026-10-25T01:00:00+00:00",
+               "2026-10-25T01:00:01+00:00");
   CHECK(lq::transitions_in_year(tz, 2026) == std::vector<int64_t>{spring, fall});
 }
 
@@ -337,14 +335,12 @@ TEST_CASE("America/Nuuk changes at -01:00 and 00:00 local time") {
   const posix_tz tz = tz_of("<-02>2<-01>,M3.5.0/-1,M10.5.0/0");
   // -1:00 on Sunday March 29 is 23:00 on Saturday March 28.
   const int64_t spring = utc(2026, 3, 29, 1, 0, 0);
-  CHECK(local(tz, spring - 1) == "2026-03-28T22:59:59-02:00");
-  CHECK(local(tz, spring) == "2026-03-29T00:00:00-01:00");
-  CHECK(local(tz, spring + 1) == "2026-03-29T00:00:01-01:00");
+  check_around(tz, spring, "2026-03-28T22:59:59-02:00", "2026-03-29T00:00:00-01:00",
+               "2026-03-29T00:00:01-01:00");
 
   const int64_t fall = utc(2026, 10, 25, 1, 0, 0);
-  CHECK(local(tz, fall - 1) == "2026-10-24T23:59:59-01:00");
-  CHECK(local(tz, fall) == "2026-10-24T23:00:00-02:00");
-  CHECK(local(tz, fall + 1) == "2026-10-24T23:00:01-02:00");
+  check_around(tz, fall, "2026-10-24T23:59:59-01:00", "2026-10-24T23:00:00-02:00",
+               "2026-10-24T23:00:01-02:00");
   CHECK(lq::local_time_at(tz, fall).weekday == 6);
 }
 
@@ -352,15 +348,13 @@ TEST_CASE("Asia/Jerusalem starts DST at 26:00 on the fourth Thursday") {
   const posix_tz tz = tz_of("IST-2IDT,M3.4.4/26,M10.5.0");
   // Thursday March 26, 26:00 IST is Friday March 27, 02:00 IST.
   const int64_t spring = utc(2026, 3, 27, 0, 0, 0);
-  CHECK(local(tz, spring - 1) == "2026-03-27T01:59:59+02:00");
-  CHECK(local(tz, spring) == "2026-03-27T03:00:00+03:00");
-  CHECK(local(tz, spring + 1) == "2026-03-27T03:00:01+03:00");
+  check_around(tz, spring, "2026-03-27T01:59:59+02:00", "2026-03-27T03:00:00+03:00",
+               "2026-03-27T03:00:01+03:00");
   CHECK(lq::local_time_at(tz, spring).weekday == 5);
 
   const int64_t fall = utc(2026, 10, 24, 23, 0, 0);
-  CHECK(local(tz, fall - 1) == "2026-10-25T01:59:59+03:00");
-  CHECK(local(tz, fall) == "2026-10-25T01:00:00+02:00");
-  CHECK(local(tz, fall + 1) == "2026-10-25T01:00:01+02:00");
+  check_around(tz, fall, "2026-10-25T01:59:59+03:00", "2026-10-25T01:00:00+02:00",
+               "2026-10-25T01:00:01+02:00");
 }
 
 TEST_CASE("Asia/Kolkata has a half-hour offset and no transitions") {
