@@ -78,20 +78,22 @@ export function sendFile(response, file) {
 }
 
 /**
- * A test server on 127.0.0.1 for a blank page at /page.html (titled `title`) and the repository's
- * web/ files at their paths (403 for any other path); `route(url, response)` answers a request
- * first when it returns true. Resolves { server, origin }; close the server when done.
+ * A test server on 127.0.0.1 for a blank page at /page.html (titled `title`) and, at their paths,
+ * the repository's web/ files (`files: 'repository'`: any file of the checkout, for a page that
+ * imports the tests' own modules; 403 for any other path); `route(url, response, request)` answers
+ * a request first when it returns true. Resolves { server, origin }; close the server when done.
  */
-export async function servePackagePage(title, route = () => false) {
+export async function servePackagePage(title, route = () => false, { files = 'web' } = {}) {
+  const served = files === 'repository' ? root : path.join(root, 'web');
   const server = http.createServer((request, response) => {
     const url = new URL(request.url, 'http://localhost');
-    if (route(url, response)) return;
+    if (route(url, response, request)) return;
     if (url.pathname === '/page.html') {
       response.writeHead(200, { 'content-type': contentType('page.html') }).end(`<!doctype html><title>${title}</title>`);
       return;
     }
     const file = path.join(root, decodeURIComponent(url.pathname));
-    if (!file.startsWith(path.join(root, 'web') + path.sep)) {
+    if (!file.startsWith(served + path.sep)) {
       response.writeHead(403).end();
       return;
     }
@@ -99,4 +101,22 @@ export async function servePackagePage(title, route = () => false) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, origin: `http://127.0.0.1:${server.address().port}` };
+}
+
+/**
+ * servePackagePage(title, route, options), and Debian's Chromium with that page open (60 s per
+ * step): resolves { server, origin, browser, page, close() }; close() ends both.
+ */
+export async function openPackagePage(title, route = () => false, options = {}) {
+  const { server, origin } = await servePackagePage(title, route, options);
+  const browser = await launchChromium();
+  const page = await browser.newPage();
+  page.setDefaultTimeout(60_000);
+  await page.goto(`${origin}/page.html`);
+  const close = async () => {
+    await browser.close();
+    server.closeAllConnections(); // a proxied connection kept alive, say
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { server, origin, browser, page, close };
 }

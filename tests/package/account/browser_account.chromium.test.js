@@ -2,13 +2,11 @@
 // /usr/bin/chromium): the account-read bodies give the same snapshots and answers as in Node, and
 // the browser's own Intl gives zone rules that behave as the service's tzdata footers.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import * as api from '../../../web/index.js';
 import { CONTEXT, DOCUMENTED, DOCUMENTED_STRINGS, REWARDS_ONLY, VENDOR_EXAMPLE, accountError, accountOutcome } from './account_reads.js';
-import { contentType, launchChromium, root, sendFile } from '../../support/support.js';
+import { openPackagePage } from '../../support/support.js';
 import { offsetAt, parsePosixTz, readTzif } from '../../support/tz_footers.js';
 
 // A sample of zones: both hemispheres, half- and quarter-hour offsets, a 30-minute DST, a
@@ -36,35 +34,15 @@ const ZONES = [
 ];
 const AT = Date.UTC(2026, 10, 23);
 
-let server;
-let origin;
-let browser;
+let opened;
 let page;
 
 before(async () => {
-  server = http.createServer((request, response) => {
-    const url = new URL(request.url, 'http://localhost');
-    if (url.pathname === '/__test__/page.html') {
-      response.writeHead(200, { 'content-type': contentType('page.html') });
-      response.end('<!doctype html><title>account reads</title>');
-      return;
-    }
-    const file = path.join(root, decodeURIComponent(url.pathname));
-    if (!file.startsWith(root + path.sep)) return void response.writeHead(403).end();
-    sendFile(response, file);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await launchChromium();
-  page = await browser.newPage();
-  page.setDefaultTimeout(60_000);
-  await page.goto(`${origin}/__test__/page.html`);
+  opened = await openPackagePage('account reads', () => false, { files: 'repository' });
+  page = opened.page;
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await new Promise((resolve) => server.close(resolve));
-});
+after(() => opened?.close());
 
 const BODIES = { DOCUMENTED, DOCUMENTED_STRINGS, REWARDS_ONLY, VENDOR_EXAMPLE };
 

@@ -2,13 +2,11 @@
 // worker import web/index.js from a local static server and run every public case; the answers
 // must equal the Node answers.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import * as api from '../../../web/index.js';
 import { caseOutcome } from './case_outcome.js';
-import { contentType, launchChromium, loadPublicCases, root, sendFile } from '../../support/support.js';
+import { contentType, loadPublicCases, openPackagePage } from '../../support/support.js';
 
 // The worker runs the same case code as the page and posts the outcomes back.
 const WORKER = `
@@ -25,46 +23,24 @@ self.onmessage = async (event) => {
 };
 `;
 
-let server;
-let origin;
-let browser;
+let opened;
 let page;
 const cases = loadPublicCases();
 
-function serve(request, response) {
-  const url = new URL(request.url, 'http://localhost');
-  if (url.pathname === '/__test__/page.html') {
-    response.writeHead(200, { 'content-type': contentType('page.html') });
-    response.end('<!doctype html><title>loyalty-qualifier</title><p>test page</p>');
-    return;
-  }
-  if (url.pathname === '/__test__/worker.js') {
-    response.writeHead(200, { 'content-type': contentType('worker.js') });
-    response.end(WORKER);
-    return;
-  }
-  const file = path.join(root, decodeURIComponent(url.pathname));
-  if (!file.startsWith(root + path.sep)) {
-    response.writeHead(403).end();
-    return;
-  }
-  sendFile(response, file);
+// The worker's script, at /__test__/worker.js beside the checkout's files.
+function workerScript(url, response) {
+  if (url.pathname !== '/__test__/worker.js') return false;
+  response.writeHead(200, { 'content-type': contentType('worker.js') });
+  response.end(WORKER);
+  return true;
 }
 
 before(async () => {
-  server = http.createServer(serve);
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await launchChromium();
-  page = await browser.newPage();
-  page.setDefaultTimeout(60_000);
-  await page.goto(`${origin}/__test__/page.html`);
+  opened = await openPackagePage('loyalty-qualifier', workerScript, { files: 'repository' });
+  page = opened.page;
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await new Promise((resolve) => server.close(resolve));
-});
+after(() => opened?.close());
 
 async function nodeOutcomes() {
   const outcomes = [];

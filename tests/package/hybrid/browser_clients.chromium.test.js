@@ -13,21 +13,19 @@ import {
   clientIdOf,
   credentialsOf,
   ensureWasm,
-  root,
   scratchDir,
   serviceBinary,
   startService,
 } from '../../service/harness.js';
-import { CHROMIUM, contentType, launchChromium, sendFile } from '../../support/support.js';
+import { CHROMIUM, openPackagePage } from '../../support/support.js';
 
 const PROXY = '/__service__';
 const available = existsSync(CHROMIUM);
 
 const scratch = scratchDir('lq-browser-');
 let service;
-let server;
+let opened;
 let origin;
-let browser;
 let page;
 
 function proxy(request, response) {
@@ -44,23 +42,11 @@ function proxy(request, response) {
   request.pipe(upstream);
 }
 
-function serve(request, response) {
-  if (request.url.startsWith(`${PROXY}/`)) {
-    proxy(request, response);
-    return;
-  }
-  const url = new URL(request.url, 'http://localhost');
-  if (url.pathname === '/__test__/page.html') {
-    response.writeHead(200, { 'content-type': contentType('page.html') });
-    response.end('<!doctype html><title>clients</title>');
-    return;
-  }
-  const file = path.join(root, decodeURIComponent(url.pathname));
-  if (!file.startsWith(root + path.sep)) {
-    response.writeHead(403).end();
-    return;
-  }
-  sendFile(response, file);
+// The service behind PROXY, as a dev server's proxy passes it on.
+function toService(url, response, request) {
+  if (!request.url.startsWith(`${PROXY}/`)) return false;
+  proxy(request, response);
+  return true;
 }
 
 before(async () => {
@@ -68,21 +54,12 @@ before(async () => {
   ensureWasm();
   serviceBinary();
   service = await startService({ db: path.join(scratch.dir, 'browser.db'), now: true, delay: 1 });
-  server = http.createServer(serve);
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await launchChromium();
-  page = await browser.newPage();
-  page.setDefaultTimeout(60_000);
-  await page.goto(`${origin}/__test__/page.html`);
+  opened = await openPackagePage('clients', toService, { files: 'repository' });
+  ({ origin, page } = opened);
 }, { timeout: 900_000 });
 
 after(async () => {
-  if (browser) await browser.close();
-  if (server) {
-    server.closeAllConnections?.();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  await opened?.close();
   if (service) await service.crash();
   scratch.cleanup();
 });

@@ -6,51 +6,32 @@
 // tests/package/worker/worker_faults.test.js.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { contentType, exampleRewards, launchChromium, root, sendFile } from '../../support/support.js';
+import { exampleRewards, openPackagePage, root, sendFile } from '../../support/support.js';
 import { ensureWasm } from '../../service/harness.js';
 
 const COPY = '/copy';
-let server;
-let origin;
-let browser;
+let opened;
 let page;
 
-// The repository's files, and the same files again under /copy/ (a second copy of the package).
-function serve(request, response) {
-  const url = new URL(request.url, 'http://localhost');
-  if (url.pathname === '/__test__/page.html') {
-    response.writeHead(200, { 'content-type': contentType('page.html') });
-    response.end('<!doctype html><title>loyalty-qualifier</title><p>test page</p>');
-    return;
-  }
-  const pathname = url.pathname.startsWith(`${COPY}/`) ? url.pathname.slice(COPY.length) : url.pathname;
-  const file = path.join(root, decodeURIComponent(pathname));
-  if (!file.startsWith(path.join(root, 'web') + path.sep)) {
-    response.writeHead(403).end();
-    return;
-  }
-  sendFile(response, file);
+// The package's files again under /copy/: a second copy of the package on the page.
+function secondCopy(url, response) {
+  if (!url.pathname.startsWith(`${COPY}/`)) return false;
+  const file = path.join(root, decodeURIComponent(url.pathname.slice(COPY.length)));
+  if (file.startsWith(path.join(root, 'web') + path.sep)) sendFile(response, file);
+  else response.writeHead(403).end();
+  return true;
 }
 
 before(async () => {
   ensureWasm();
-  server = http.createServer(serve);
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await launchChromium();
-  page = await browser.newPage();
-  page.setDefaultTimeout(60_000);
-  await page.goto(`${origin}/__test__/page.html`);
+  opened = await openPackagePage('loyalty-qualifier', secondCopy);
+  page = opened.page;
 });
 
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await new Promise((resolve) => server.close(resolve));
-});
+after(() => opened?.close());
 
 test('a Web Worker answers malformed messages, keeps serving, and keeps each connection\'s qualifiers its own', { timeout: 120_000 }, async () => {
   const snapshot = readFileSync(path.join(root, 'examples/snapshot.json'), 'utf8');
