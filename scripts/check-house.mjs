@@ -14,7 +14,8 @@
 //     a sub-folder: one) in web/, kiosk/server/, kiosk/page/, scripts/, bench/ and tests/,
 //     sub-folders included (build output aside; the fuzz corpus and crash inputs of tests/ are
 //     data: each of their folders is one concept, never looked into).
-//   - Chromium's lane: a test file of tests/ that drives Chromium (calls launchChromium) is named
+//   - Chromium's lane: a test file of tests/ that drives Chromium (calls launchChromium, or
+//     openPackagePage, which launches it) is named
 //     *.chromium.test.js, and one so named drives it (npm test runs those in its browser lane, the
 //     rest in its parts' lanes; the consumer suite, a step of its own, aside).
 //   - docs/architecture.md kept true: its folder tables (first column "folder", or a folder such as
@@ -218,12 +219,13 @@ export function hiddenImports(dir, { allowed, skip = [] } = {}) {
 
 /**
  * The test files under `dir` (`skip`: folders left out) whose name does not say whether they drive
- * Chromium: [{ file, drives }] (drives: it calls launchChromium, yet is not *.chromium.test.js).
+ * Chromium: [{ file, drives }] (drives: it calls launchChromium or openPackagePage, yet is not
+ * *.chromium.test.js).
  */
 export function chromiumMisnamed(dir, { skip = [] } = {}) {
   const skipped = new Set(skip.map((file) => path.resolve(file)));
   return filesUnder(path.resolve(dir), /\.test\.m?js$/, skipped).flatMap((file) => {
-    const drives = /\blaunchChromium\(/.test(readFileSync(file, 'utf8'));
+    const drives = /\b(?:launchChromium|openPackagePage)\(/.test(readFileSync(file, 'utf8'));
     return drives === /\.chromium\.test\.m?js$/.test(file) ? [] : [{ file, drives }];
   });
 }

@@ -225,8 +225,11 @@ test('a C++ unit over 400 lines is named: a .cpp with its .hpp, src/ with its in
 test('a test that drives Chromium is named *.chromium.test.js, and one so named drives it; skipped folders aside', () => {
   const launch = ['launch', 'Chromium'].join(''); // spelled apart: this file drives no Chromium
   const drives = `const browser = await ${launch}();\n`;
+  const opens = `const opened = await ${['open', 'PackagePage'].join('')}('page');\n`;
   const dir = tree({
     'tests/package/orders/outbox.test.js': drives,
+    'tests/package/engine/page.test.js': opens,
+    'tests/package/engine/page2.chromium.test.js': opens,
     'tests/package/orders/outbox.chromium.test.js': drives,
     'tests/kiosk/page/page.chromium.test.js': `import { ${launch} } from '../../support/support.js';\n`,
     'tests/kiosk/server/server.test.js': '',
@@ -237,7 +240,7 @@ test('a test that drives Chromium is named *.chromium.test.js, and one so named 
     assert.deepEqual(
       chromiumMisnamed(path.join(dir, 'tests'), { skip: [path.join(dir, 'tests/consumer')] })
         .map(({ file, drives: d }) => [path.relative(dir, file), d]).sort(),
-      [['tests/kiosk/page/page.chromium.test.js', false], ['tests/package/orders/outbox.test.js', true]],
+      [['tests/kiosk/page/page.chromium.test.js', false], ['tests/package/engine/page.test.js', true], ['tests/package/orders/outbox.test.js', true]],
     );
     assert.deepEqual(chromiumMisnamed(path.join(root, 'tests'), { skip: [path.join(root, 'tests/consumer')] }), [], 'the checkout');
   } finally {
