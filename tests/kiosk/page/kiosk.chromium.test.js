@@ -13,9 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { createKioskServer } from '../../../kiosk/server/page_server.mjs';
 import { launchChromium } from '../../support/support.js';
 import { hubBinary } from '../../hub/harness.js';
-import { ensureWasm, serviceBinary } from '../../service/harness.js';
+import { MEDIA_TYPE, credentialsOf, ensureWasm, serviceBinary } from '../../service/harness.js';
 import { startLossyProxy } from '../../service/http/lossy_proxy.js';
-import { ALEX, guestCalls, MEDIA_TYPE } from './kiosk_guests.js';
+import { guestCalls } from './kiosk_guests.js';
 import { kioskCommand, startKiosk, stopKiosk } from './kiosk_process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -30,6 +30,7 @@ let kiosk;  // { proc, pageUrl, origin, stderr, exited }
 let browser;
 let page;
 const consoleErrors = [];
+const ALEX = credentialsOf('u_1001');
 
 /** Loyalty API calls through the kiosk's proxy, as Alex (or `as`, another Harbor Coffee guest). */
 const { api, balance, waitForBalance } = guestCalls(() => kiosk.origin);
