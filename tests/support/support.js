@@ -109,14 +109,20 @@ export async function servePackagePage(title, route = () => false, { files = 'we
  */
 export async function openPackagePage(title, route = () => false, options = {}) {
   const { server, origin } = await servePackagePage(title, route, options);
-  const browser = await launchChromium();
-  const page = await browser.newPage();
-  page.setDefaultTimeout(60_000);
-  await page.goto(`${origin}/page.html`);
+  let browser = null;
   const close = async () => {
-    await browser.close();
+    await browser?.close();
     server.closeAllConnections(); // a proxied connection kept alive, say
     await new Promise((resolve) => server.close(resolve));
   };
-  return { server, origin, browser, page, close };
+  try {
+    browser = await launchChromium();
+    const page = await browser.newPage();
+    page.setDefaultTimeout(60_000);
+    await page.goto(`${origin}/page.html`);
+    return { server, origin, browser, page, close };
+  } catch (e) {
+    await close(); // a page that does not open leaves no server or browser behind
+    throw e;
+  }
 }
