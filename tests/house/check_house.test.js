@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { FUZZ_DATA, chromiumMisnamed, crowdedFolders, duplicateDeclarations, hiddenImports, longCppUnits, longModules, longTypeFiles, typesFromIndex } from '../../scripts/check-house.mjs';
+import { FUZZ_DATA, GENERATED, chromiumMisnamed, crowdedFolders, duplicateDeclarations, hiddenImports, longCppUnits, longModules, longTypeFiles, typesFromIndex } from '../../scripts/check-house.mjs';
 import { entryModules, pageImportsPastEntryPoints, serverImportsPastExports } from '../../scripts/check-imports.mjs';
 import { root } from '../support/support.js';
 
@@ -125,7 +125,7 @@ test('an import hidden from bundlers outside the one module is found; calls of i
   try {
     const found = hiddenImports(path.join(dir, 'web'), { allowed: path.join(dir, 'web/engine/server_module.js'), skip: [path.join(dir, 'web/dist')] });
     assert.deepEqual(found.map((file) => path.relative(dir, file)).sort(), ['web/orders/copy.js', 'web/storage/webpack_only.js']);
-    assert.deepEqual(hiddenImports(path.join(root, 'web'), { allowed: path.join(root, 'web/engine/server_module.js'), skip: [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs')] }), [],
+    assert.deepEqual(hiddenImports(path.join(root, 'web'), { allowed: path.join(root, 'web/engine/server_module.js'), skip: GENERATED.map((file) => path.join(root, file)) }), [],
       'the checkout: one module hides Node-only imports');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -180,7 +180,7 @@ test('a folder of more than twelve concepts is found; stems, sub-folders and ski
     assert.deepEqual(found.map(({ dir: d, concepts }) => [path.relative(dir, d), concepts.length]), [['web', 15], ['web/crowded', 13]]);
     assert.deepEqual(crowdedFolders([path.join(dir, 'web/full')], { skip: [path.join(dir, 'web/full/dist')] }).map(({ dir: d }) => path.relative(dir, d)), ['web/full/part/corpus'], 'without `data`, the corpus is a folder like another');
     assert.deepEqual(crowdedFolders([path.join(dir, 'web')], { skip: [path.join(dir, 'web/full/dist')], data: [path.join(dir, 'web/full/part/corpus')] }).map(({ dir: d }) => path.relative(dir, d)).sort(), ['web', 'web/crowded']);
-    const generated = [path.join(root, 'web/dist'), path.join(root, 'web/index.node.mjs'), path.join(root, 'kiosk/page/dist')];
+    const generated = GENERATED.map((file) => path.join(root, file));
     assert.deepEqual([
       ...crowdedFolders([path.join(root, 'web'), path.join(root, 'kiosk/server'), path.join(root, 'kiosk/page'), path.join(root, 'scripts')], { skip: generated }),
       ...crowdedFolders([path.join(root, 'tests')], { data: FUZZ_DATA.map((data) => path.join(root, data)) }),
