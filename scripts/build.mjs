@@ -161,6 +161,8 @@ export function buildEmulator() {
   writeIfChanged(path.join(dist, 'loyalty_emulator.mjs'), Buffer.from(glue.code));
   // The demo fixture's database as this module seeds it (web/dist/loyalty_emulator_seed.mjs).
   run(process.execPath, ['emulator/seeded_image.mjs']);
+  // Node's one-file entries, the emulator's among them, as the wasm build writes them.
+  bundleNodeEntry();
 }
 
 function writeIfChanged(to, bytes) {
