@@ -222,8 +222,8 @@ export function minifyScripts(glueFile, dist, web = path.join(root, 'web')) {
  * loader costs about a millisecond per module at the first import of a process: 16 modules took
  * 23-27 ms, one file 11 ms (bench/README.md, "Snapshot load and cold start"); the emulator's 12
  * modules 8-10 ms, one file 2-3 ms ("The emulator's Node entry"). The glue and the .wasm (dist/)
- * stay apart, loaded when the first qualifier or emulator is created. Rebuilt with every wasm
- * build, so `npm test` and `npm run build` never leave them behind the sources.
+ * stay apart, loaded when the first qualifier or emulator is created. Rebuilt with every wasm and
+ * emulator build, so `npm test` and `npm run build` never leave them behind the sources.
  * - `exports["."].node`, web/index.node.mjs: web/index.js and every module it re-exports;
  * - `exports["./emulator"].node`, web/local/emulator/emulator.node.mjs: web/local/emulator/emulator.js.
  */

@@ -73,7 +73,7 @@ function downloadRow() {
 }
 
 // One fresh process in the repository, as a consumer writes it: import the package's emulator by
-// name (Node's \`node\` condition: the one-file entry), create, one qualifying answer; prints the
+// name (Node's `node` condition: the one-file entry), create, one qualifying answer; prints the
 // milliseconds. The main thread's CPU time (Linux: /proc's schedstat, in ns; null elsewhere) tells
 // the module's own start-up work from V8's background compilers and from waiting for a busy machine.
 const FIRST_ANSWER = `
