@@ -20,6 +20,19 @@ export function clockOption(now, caller) {
   };
 }
 
+// fetch() sets a response's url (and its clones') to the request's, without its fragment; a
+// Response made here has "" (a read-only getter), so the instance gets its own, configurable as
+// MSW's interceptors expect.
+function withUrl(response, url) {
+  const href = new URL(url);
+  href.hash = '';
+  Object.defineProperties(response, {
+    url: { value: href.href, enumerable: true, configurable: true },
+    clone: { value: () => withUrl(Response.prototype.clone.call(response), href), configurable: true, writable: true },
+  });
+  return response;
+}
+
 // The C entry points of each kind (the repository's emulator/emulator_exports.cpp).
 const KINDS = {
   service: { create: '_lq_service_create', createSeeded: '_lq_service_create_seeded', answer: '_lq_service_answer', destroy: '_lq_service_destroy', file: 'loyalty' },
@@ -63,12 +76,24 @@ export class EmulatedRuntime {
     this.#nowMs = nowMs;
   }
 
-  /** Answers a request as the native program would (any base URL: only the path counts). */
-  async fetch(input, init) {
+  // fetch, reset and close are own bound functions, not methods: a test passes `emulator.fetch`
+  // alone as a fetch (LoyaltyClient calls it as fetchImpl.call(globalThis, ...)).
+
+  /**
+   * Answers a request as the native program would (any base URL: only the path counts), as
+   * fetch() would: an aborted signal rejects with its reason, the response's url is the request's.
+   */
+  fetch = async (input, init) => {
     // A plain call is read as it is; any other through a Request, which reads every form fetch takes.
-    const request = plainRequest(input, init) ?? (await requestParts(new Request(input, init)));
-    return responseOf(this.answer(requestBytes(request)), request.method);
-  }
+    let request = plainRequest(input, init);
+    if (request === null) {
+      const built = new Request(input, init);
+      built.signal.throwIfAborted();
+      request = await requestParts(built);
+      built.signal.throwIfAborted();
+    }
+    return withUrl(responseOf(this.answer(requestBytes(request)), request.method), request.url);
+  };
 
   /**
    * The response bytes to the HTTP/1.1 request `bytes` from the client at address `peer` (a copy,
@@ -92,19 +117,19 @@ export class EmulatedRuntime {
   }
 
   /** Back to the start: a fresh database, seeded again (or copied again from the seeded image). */
-  async reset() {
+  reset = async () => {
     this.#checkOpen();
     this.#destroy();
     this.#open();
-  }
+  };
 
   /** Frees the runtime; fetch() and reset() then reject. Idempotent. */
-  async close() {
+  close = async () => {
     if (this.#closed) return;
     this.#closed = true;
     this.#destroy();
     this.#module = null;
-  }
+  };
 
   #checkOpen() {
     if (this.#closed) throw new Error('emulator: closed (close() was called)');

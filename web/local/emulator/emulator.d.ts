@@ -2,17 +2,21 @@
 // store hub as in-process emulators (docs/emulator.md).
 import type { Clock, WasmSource } from '../../engine/engine.js';
 
-/** A running emulator: the native program's routes, answered in this process. */
+/**
+ * A running emulator: the native program's routes, answered in this process. Its functions are
+ * bound to it: `emulator.fetch` alone is a fetch (the `fetch` option of LoyaltyClient).
+ */
 export interface Emulator {
   /**
    * Answers a request as the native program answers it over HTTP: the same status, headers and
-   * body bytes. Any base URL: only the path and query count. Rejects after close().
+   * body bytes. Any base URL: only the path and query count. As fetch(): an aborted signal
+   * rejects with its reason, and the response's `url` is the request's. Rejects after close().
    */
-  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response>;
+  readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
   /** Back to the start: a fresh database (the service: seeded from the fixture again). */
-  reset(): Promise<void>;
+  readonly reset: () => Promise<void>;
   /** Frees the emulator's memory; fetch() and reset() then reject. Idempotent. */
-  close(): Promise<void>;
+  readonly close: () => Promise<void>;
 }
 
 /** Options of createEmulator; every one is optional. */

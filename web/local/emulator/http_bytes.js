@@ -29,6 +29,13 @@ function isBytes(body) {
  */
 export function plainRequest(input, init) {
   if (!(typeof input === 'string' || input instanceof URL)) return null;
+  // A relative URL is Request's to resolve (against a page's base) or refuse (in Node), as fetch does.
+  let url;
+  try {
+    url = new URL(input);
+  } catch {
+    return null;
+  }
   const { method: given = 'GET', headers: fields, body, signal, ...rest } = init ?? {};
   if (signal != null || Object.keys(rest).length > 0 || typeof given !== 'string') return null;
   const method = given.toUpperCase();
@@ -38,7 +45,7 @@ export function plainRequest(input, init) {
   const headers = new Headers(fields);
   if (typeof body === 'string' && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
   const bytes = body == null ? null : typeof body === 'string' ? encoder.encode(body) : new Uint8Array(ArrayBuffer.isView(body) ? body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) : body.slice(0));
-  return { method, url: new URL(input), headers, body: bytes };
+  return { method, url, headers, body: bytes };
 }
 
 /**
