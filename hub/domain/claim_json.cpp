@@ -121,6 +121,14 @@ std::string render_claim_refusal(const claim_request& request, const claim_decis
                 " already has " + std::to_string(kMaxLiveClaimsPerGuest) +
                 " claims that hold, the most a guest may have: settle or release some first";
       break;
+    case refusal_reason::too_many_experiences:
+      message = "user " + request.basket.user_id + " of merchant " + request.basket.merchant_id +
+                " already has balances of " + std::to_string(kMaxPointsExperiencesPerGuest) +
+                " points experiences at the store hub, the most a guest may have; " +
+                request.offer.points_experience_id +
+                " is not one of them (a balance is forgotten a claim TTL after it was last "
+                "reported)";
+      break;
     default:
       message = "basket " + request.basket.basket_id + " already claims " +
                 offer_name(decision.conflict->offer) + "; a basket claims one offer";
@@ -130,6 +138,9 @@ std::string render_claim_refusal(const claim_request& request, const claim_decis
   if (reason == refusal_reason::too_many_claims) {
     member(out, "limit");
     out += std::to_string(kMaxLiveClaimsPerGuest);
+  } else if (reason == refusal_reason::too_many_experiences) {
+    member(out, "limit");
+    out += std::to_string(kMaxPointsExperiencesPerGuest);
   } else if (reason == refusal_reason::insufficient_points) {
     member(out, "points_needed");
     out += std::to_string(decision.points_needed);

@@ -16,6 +16,8 @@ const char* code_of(refusal_reason reason) {
       return "CLAIM_RELEASED";
     case refusal_reason::too_many_claims:
       return "TOO_MANY_CLAIMS";
+    case refusal_reason::too_many_experiences:
+      return "TOO_MANY_POINTS_EXPERIENCES";
   }
   return "CLAIMED_ELSEWHERE";
 }
@@ -40,10 +42,14 @@ int64_t points_held(const std::vector<claim>& claims, const balance_report& newe
   return held;
 }
 
+bool keeps_balance_report(const guest_load& load) {
+  return !load.new_experience || load.experiences < kMaxPointsExperiencesPerGuest;
+}
+
 claim_decision decide_claim(const claim_request& request, const std::optional<claim>& basket_claim,
                             const std::vector<claim>& others,
                             const std::optional<balance_report>& newest, int64_t default_ttl_ms,
-                            int64_t now_ms, int64_t live_claims) {
+                            int64_t now_ms, const guest_load& load) {
   claim_decision decision;
   const claimed_offer& offer = request.offer;
   if (offer.is_points() && newest) {
@@ -65,8 +71,12 @@ claim_decision decide_claim(const claim_request& request, const std::optional<cl
     }
     return decision;
   }
-  if (live_claims >= kMaxLiveClaimsPerGuest) {
+  if (load.live_claims >= kMaxLiveClaimsPerGuest) {
     decision.reason = refusal_reason::too_many_claims;
+    return decision;
+  }
+  if (offer.is_points() && !keeps_balance_report(load)) {
+    decision.reason = refusal_reason::too_many_experiences;
     return decision;
   }
   if (offer.is_points()) {

@@ -8,6 +8,9 @@
 //   of another offer for the same basket is refused, BASKET_MISMATCH;
 // - a guest has at most kMaxLiveClaimsPerGuest claims that hold at once: a new one beyond is
 //   refused, TOO_MANY_CLAIMS (a retry of a stored claim is answered as always);
+// - the hub keeps a guest's balances of at most kMaxPointsExperiencesPerGuest points experiences:
+//   a new claim naming another is refused, TOO_MANY_POINTS_EXPERIENCES, its balance not kept (a
+//   refused claim keeps its balance report, so this is what bounds what a guest makes it keep);
 // - the loyalty service's times a kiosk reports (a balance's as_of, a billing's billed_at) may lie
 //   at most kMaxServiceClockLeadMs ahead of the hub's clock: a time further ahead is no service's
 //   time (a kiosk's clock, or year 9999) and is refused with a 400 naming the field;
@@ -37,14 +40,18 @@ constexpr int64_t kMaxServiceClockLeadMs = 5LL * 60 * 1000;
 constexpr int64_t kMaxLiveClaimsPerGuest = 256;
 /// The most claims GET /hub/claims lists for one guest: the most recent; it says when it cut.
 constexpr size_t kMaxListedClaims = 100;
+/// The most points experiences whose balances the hub keeps (and GET /hub/claims lists) for one
+/// guest: a merchant has one or a few.
+constexpr int64_t kMaxPointsExperiencesPerGuest = 16;
 
 enum class refusal_reason {
-  claimed_elsewhere,    // CLAIMED_ELSEWHERE: another basket holds the reward
-  insufficient_points,  // INSUFFICIENT_POINTS: the newest balance less held points is too low
-  basket_mismatch,      // BASKET_MISMATCH: this basket already claims another offer
-  claim_spent,          // CLAIM_SPENT: a release of a spent claim
-  claim_released,       // CLAIM_RELEASED: a spend of a released claim
-  too_many_claims,      // TOO_MANY_CLAIMS: the guest holds kMaxLiveClaimsPerGuest claims already
+  claimed_elsewhere,     // CLAIMED_ELSEWHERE: another basket holds the reward
+  insufficient_points,   // INSUFFICIENT_POINTS: the newest balance less held points is too low
+  basket_mismatch,       // BASKET_MISMATCH: this basket already claims another offer
+  claim_spent,           // CLAIM_SPENT: a release of a spent claim
+  claim_released,        // CLAIM_RELEASED: a spend of a released claim
+  too_many_claims,       // TOO_MANY_CLAIMS: the guest holds kMaxLiveClaimsPerGuest claims already
+  too_many_experiences,  // TOO_MANY_POINTS_EXPERIENCES: kMaxPointsExperiencesPerGuest balances
 };
 
 /// The reason's code in answers: "CLAIMED_ELSEWHERE", ...
@@ -67,6 +74,17 @@ balance_report newest_balance(const std::optional<balance_report>& stored,
 /// does not show yet (billed after its as_of).
 int64_t points_held(const std::vector<claim>& claims, const balance_report& newest, int64_t now_ms);
 
+/// What a guest already has at the hub, which the bounds measure.
+struct guest_load {
+  int64_t live_claims = 0;      // the guest's claims that hold now
+  int64_t experiences = 0;      // the points experiences the hub keeps a balance of for the guest
+  bool new_experience = false;  // a points claim whose experience is not one of them
+};
+
+/// Whether the hub keeps the balance a points claim reports: its experience is known, or there
+/// is room for one more.
+bool keeps_balance_report(const guest_load& load);
+
 struct claim_decision {
   enum class outcome { granted, repeated, refused };
   outcome what = outcome::refused;
@@ -83,12 +101,11 @@ struct claim_decision {
 /// Decides `request` at `now_ms`. `basket_claim`: the stored claim of the same basket, if any;
 /// `others`: the stored claims of the same guest on the same reward (a reward) or the same points
 /// experience (a points product), other baskets; `newest`: the newest balance of that experience,
-/// the request's own report included (a points product); `live_claims`: how many claims of the
-/// guest hold at `now_ms`.
+/// the request's own report included (a points product); `load`: what the guest has at `now_ms`.
 claim_decision decide_claim(const claim_request& request, const std::optional<claim>& basket_claim,
                             const std::vector<claim>& others,
                             const std::optional<balance_report>& newest, int64_t default_ttl_ms,
-                            int64_t now_ms, int64_t live_claims);
+                            int64_t now_ms, const guest_load& load);
 
 /// The 400 of a loyalty-service time `name` (`at_ms`) more than kMaxServiceClockLeadMs ahead of
 /// `now_ms`, the hub's clock; nullopt when it is not.

@@ -1,5 +1,6 @@
 #include "hub/domain/claim_service.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <string>
@@ -58,22 +59,27 @@ claim_decision claim_service::claim(const claim_request& request) {
   writes_.run([&](front::database& db) {
     claim_store store(db);
     const guest_key guest = guest_of(request.basket);
+    const std::optional<hub::claim> basket_claim = store.find(request.basket);
+    guest_load load;
+    if (!basket_claim) load.live_claims = store.count_holding(guest, now);
+    std::optional<balance_report> stored;
     std::optional<balance_report> newest;
     if (request.offer.is_points() && request.balance) {
-      const std::string& experience = request.offer.points_experience_id;
-      const std::optional<balance_report> stored = store.balance(guest, experience);
+      stored = store.balance(guest, request.offer.points_experience_id);
       newest = newest_balance(stored, *request.balance);
-      if (!stored || stored->balance != newest->balance || stored->as_of_ms != newest->as_of_ms) {
-        store.put_balance(guest, experience, *newest, now);
-      }
+      load.new_experience = !stored;
+      if (!stored) load.experiences = store.count_balances(guest);
     }
-    const std::optional<hub::claim> basket_claim = store.find(request.basket);
     const std::vector<hub::claim> others =
         request.offer.is_points()
             ? store.holding_points(request.basket, request.offer.points_experience_id, now)
             : store.holding_reward(request.basket, *request.offer.reward_id, now);
-    const int64_t live = basket_claim ? 0 : store.count_holding(guest, now);
-    decision = decide_claim(request, basket_claim, others, newest, default_ttl_ms_, now, live);
+    decision = decide_claim(request, basket_claim, others, newest, default_ttl_ms_, now, load);
+    // A refusal keeps the balance report too (a retry is decided against it), within the bound.
+    if (newest && keeps_balance_report(load) &&
+        (!stored || stored->balance != newest->balance || stored->as_of_ms != newest->as_of_ms)) {
+      store.put_balance(guest, request.offer.points_experience_id, *newest, now);
+    }
     if (decision.what == claim_decision::outcome::granted) store.insert(*decision.answer);
   });
   return decision;
@@ -106,12 +112,20 @@ guest_claims claim_service::guest(const guest_key& guest) {
     claim_store store(reader_);
     out.claims = store.holding(guest, now, kMaxListedClaims + 1);
     points_claims = store.holding_points_of(guest, now);
-    balances = store.balances(guest);
+    balances = store.balances(guest, kMaxPointsExperiencesPerGuest + 1);
   }
   if (out.claims.size() > kMaxListedClaims) {
     out.truncated = true;
     out.claims.erase(out.claims.begin());  // the oldest one beyond the cap
   }
+  // More balances than the bound: kept by a hub before it (claims never add one beyond it).
+  if (balances.size() > static_cast<size_t>(kMaxPointsExperiencesPerGuest)) {
+    out.truncated = true;
+    balances.pop_back();  // the least recently reported one beyond the cap
+  }
+  std::sort(balances.begin(), balances.end(), [](const stored_balance& a, const stored_balance& b) {
+    return a.points_experience_id < b.points_experience_id;
+  });
   for (const stored_balance& each : balances) {
     std::vector<hub::claim> of_experience;
     for (const hub::claim& c : points_claims) {

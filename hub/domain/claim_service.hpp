@@ -25,11 +25,12 @@ using hub_clock = std::function<int64_t()>;
 int64_t wall_clock_ms();
 
 /// A guest's claims that hold now (at most kMaxListedClaims, the most recent), and where their
-/// points stand (counting every claim that holds, listed or not).
+/// points stand (at most kMaxPointsExperiencesPerGuest experiences, the most recently reported;
+/// counting every claim that holds, listed or not).
 struct guest_claims {
   std::vector<claim> claims;
-  bool truncated = false;  // more claims hold than are listed
-  std::vector<points_position> points;
+  bool truncated = false;  // more claims hold, or more balances are kept, than are listed
+  std::vector<points_position> points;  // by points experience
 };
 
 class claim_service {

@@ -162,16 +162,23 @@ std::optional<balance_report> claim_store::balance(const guest_key& guest,
   return balance_report{select.integer(0), select.integer(1)};
 }
 
-std::vector<stored_balance> claim_store::balances(const guest_key& guest) {
+std::vector<stored_balance> claim_store::balances(const guest_key& guest, int64_t limit) {
   statement select = db_.prepare(
       "SELECT points_experience_id, balance, as_of FROM balances WHERE merchant_id = ? "
-      "AND user_id = ? ORDER BY points_experience_id");
-  select.bind(1, guest.merchant_id).bind(2, guest.user_id);
+      "AND user_id = ? ORDER BY reported_at DESC, points_experience_id LIMIT ?");
+  select.bind(1, guest.merchant_id).bind(2, guest.user_id).bind(3, limit);
   std::vector<stored_balance> out;
   while (select.step()) {
     out.push_back({select.text(0), {select.integer(1), select.integer(2)}});
   }
   return out;
+}
+
+int64_t claim_store::count_balances(const guest_key& guest) {
+  statement select =
+      db_.prepare("SELECT count(*) FROM balances WHERE merchant_id = ? AND user_id = ?");
+  select.bind(1, guest.merchant_id).bind(2, guest.user_id);
+  return select.step() ? select.integer(0) : 0;
 }
 
 void claim_store::put_balance(const guest_key& guest, const std::string& points_experience_id,

@@ -51,8 +51,10 @@ class claim_store {
 
   std::optional<balance_report> balance(const guest_key& guest,
                                         const std::string& points_experience_id);
-  /// Every stored balance of the guest, by points experience.
-  std::vector<stored_balance> balances(const guest_key& guest);
+  /// The guest's stored balances: the `limit` most recently reported, the most recent first.
+  std::vector<stored_balance> balances(const guest_key& guest, int64_t limit);
+  /// How many points experiences the hub keeps a balance of for the guest.
+  int64_t count_balances(const guest_key& guest);
   void put_balance(const guest_key& guest, const std::string& points_experience_id,
                    const balance_report& report, int64_t reported_at_ms);
 

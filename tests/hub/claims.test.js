@@ -3,7 +3,8 @@
 // newest balance, the store key (once per request, and a brake on clients that keep sending a wrong
 // one), bodies declared JSON, bad input naming the field, a loyalty-service time far ahead of the
 // hub's clock refused, a guest's claims listed up to a cap (and said to be cut), a guest's live
-// claims bounded, a SIGKILL that loses no acknowledged claim, and 64 kiosks racing for one reward.
+// claims and points experiences bounded, a SIGKILL that loses no acknowledged claim, and 64
+// kiosks racing for one reward.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -292,6 +293,30 @@ test('a guest with 256 claims that hold is refused a new one (409 TOO_MANY_CLAIM
   const list = await hubCall(hub, 'GET', '/hub/claims?merchant_id=m_harbor&user_id=u_flood');
   assert.equal(list.body.claims.length, 100);
   assert.ok(list.text.length < 64 * 1024, `a bounded answer: ${list.text.length} bytes`);
+});
+
+test('a guest keeps balances of at most 16 points experiences: a 17th is refused (409 TOO_MANY_POINTS_EXPERIENCES), storing nothing', async () => {
+  const guest = (basket, experience, balance = 0) => ({ ...pointsClaim(basket, { balance }), user_id: 'u_experiences', points_experience_id: experience });
+  // Refused claims (balance 0) still leave their balance report: 16 experiences' worth at most.
+  for (let i = 0; i < 16; i += 1) {
+    const refused = await hubCall(hub, 'POST', '/hub/claims', { body: guest(`exp-${i}`, `pe_${i}`) });
+    assert.equal(refused.body.reason, 'INSUFFICIENT_POINTS', refused.text);
+  }
+  for (let i = 16; i < 48; i += 1) {
+    const beyond = await hubCall(hub, 'POST', '/hub/claims', { body: guest(`exp-${i}`, `pe_${i}`, 5000) });
+    assert.equal(beyond.status, 409, beyond.text);
+    assert.equal(beyond.body.reason, 'TOO_MANY_POINTS_EXPERIENCES');
+    assert.equal(beyond.body.limit, 16);
+    assert.match(beyond.body.message, new RegExp(`user u_experiences of merchant m_harbor already has balances of 16 points experiences at the store hub.*pe_${i}`));
+  }
+  // A known experience is decided as always, its newer balance taken.
+  const known = await hubCall(hub, 'POST', '/hub/claims', { body: { ...guest('exp-known', 'pe_3', 450), balance_as_of: '2026-11-24T13:16:00Z' } });
+  assert.equal(known.status, 201, known.text);
+  const list = await hubCall(hub, 'GET', '/hub/claims?merchant_id=m_harbor&user_id=u_experiences');
+  assert.deepEqual(list.body.points.map((p) => p.points_experience_id).sort(), Array.from({ length: 16 }, (_, i) => `pe_${i}`).sort());
+  assert.equal(list.body.truncated, false);
+  assert.equal(list.body.points.find((p) => p.points_experience_id === 'pe_3').held, 200);
+  assert.ok(list.text.length < 8 * 1024, `a bounded answer: ${list.text.length} bytes`);
 });
 
 test('a body over the service\'s 1 MiB limit is 413, as the service answers it', async () => {

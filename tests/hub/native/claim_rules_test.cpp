@@ -35,7 +35,7 @@ claim_request points_claim(const std::string& basket, int64_t points, int64_t ba
 }
 
 claim granted(const claim_request& r, int64_t at = kNow) {
-  claim_decision d = decide_claim(r, std::nullopt, {}, r.balance, kTtl, at, 0);
+  claim_decision d = decide_claim(r, std::nullopt, {}, r.balance, kTtl, at, {});
   REQUIRE(d.what == claim_decision::outcome::granted);
   return *d.answer;
 }
@@ -54,7 +54,7 @@ TEST_CASE("a reward another basket holds is refused CLAIMED_ELSEWHERE, naming th
           "[claim_rules]") {
   const claim first = granted(reward_claim("b1"));
   claim_decision d =
-      decide_claim(reward_claim("b2"), std::nullopt, {first}, std::nullopt, kTtl, kNow + 1, 0);
+      decide_claim(reward_claim("b2"), std::nullopt, {first}, std::nullopt, kTtl, kNow + 1, {});
   CHECK(d.what == claim_decision::outcome::refused);
   REQUIRE(d.reason == refusal_reason::claimed_elsewhere);
   CHECK(std::string(code_of(*d.reason)) == "CLAIMED_ELSEWHERE");
@@ -63,11 +63,11 @@ TEST_CASE("a reward another basket holds is refused CLAIMED_ELSEWHERE, naming th
 
 TEST_CASE("an expired or released claim no longer holds its reward", "[claim_rules]") {
   const claim first = granted(reward_claim("b1"));
-  CHECK(decide_claim(reward_claim("b2"), std::nullopt, {first}, std::nullopt, kTtl, kNow + kTtl, 0)
+  CHECK(decide_claim(reward_claim("b2"), std::nullopt, {first}, std::nullopt, kTtl, kNow + kTtl, {})
             .what == claim_decision::outcome::granted);
   const claim released = decide_settlement(first, settlement::release, std::nullopt, kNow).answer;
   CHECK(released.state == claim_state::released);
-  CHECK(decide_claim(reward_claim("b2"), std::nullopt, {released}, std::nullopt, kTtl, kNow + 1, 0)
+  CHECK(decide_claim(reward_claim("b2"), std::nullopt, {released}, std::nullopt, kTtl, kNow + 1, {})
             .what == claim_decision::outcome::granted);
 }
 
@@ -78,7 +78,7 @@ TEST_CASE("a spent reward stays held against other baskets for a TTL after the s
   CHECK(spent.state == claim_state::spent);
   CHECK(spent.expires_at_ms == kNow + 10 + kTtl);
   CHECK(decide_claim(reward_claim("b2"), std::nullopt, {spent}, std::nullopt, kTtl, kNow + kTtl + 5,
-                     0)
+                     {})
             .reason == refusal_reason::claimed_elsewhere);
   CHECK(spent.state_at(kNow + 10 + kTtl) == claim_state::spent);  // spent stays spent
   CHECK_FALSE(spent.holds_at(kNow + 10 + kTtl));
@@ -90,12 +90,12 @@ TEST_CASE(
     "[claim_rules]") {
   const claim first = granted(reward_claim("b1"));
   claim_decision again =
-      decide_claim(reward_claim("b1"), first, {}, std::nullopt, kTtl, kNow + kTtl * 2, 0);
+      decide_claim(reward_claim("b1"), first, {}, std::nullopt, kTtl, kNow + kTtl * 2, {});
   CHECK(again.what == claim_decision::outcome::repeated);
   CHECK(again.answer->claimed_at_ms == kNow);
   CHECK(again.answer->state_at(kNow + kTtl * 2) == claim_state::expired);
   claim_decision other =
-      decide_claim(reward_claim("b1", "r_muffin"), first, {}, std::nullopt, kTtl, kNow, 0);
+      decide_claim(reward_claim("b1", "r_muffin"), first, {}, std::nullopt, kTtl, kNow, {});
   CHECK(other.reason == refusal_reason::basket_mismatch);
   CHECK(*other.conflict->offer.reward_id == "r_latte");
 }
@@ -105,12 +105,12 @@ TEST_CASE("points are granted while the newest balance less held points covers t
   // 450 points, 200 a claim: two grants, the third needs 150 more.
   const claim one = granted(points_claim("b1", 200, 450, kNow - 1000));
   claim_request second = points_claim("b2", 200, 450, kNow - 1000);
-  claim_decision d2 = decide_claim(second, std::nullopt, {one}, second.balance, kTtl, kNow, 0);
+  claim_decision d2 = decide_claim(second, std::nullopt, {one}, second.balance, kTtl, kNow, {});
   REQUIRE(d2.what == claim_decision::outcome::granted);
   CHECK(d2.points->held == 200);
   claim_request third = points_claim("b3", 200, 450, kNow - 1000);
   claim_decision d3 =
-      decide_claim(third, std::nullopt, {one, *d2.answer}, third.balance, kTtl, kNow, 0);
+      decide_claim(third, std::nullopt, {one, *d2.answer}, third.balance, kTtl, kNow, {});
   CHECK(d3.reason == refusal_reason::insufficient_points);
   CHECK(d3.points_needed == 150);
   CHECK(d3.points->available() == 50);
@@ -180,13 +180,38 @@ TEST_CASE(
     "[claim_rules]") {
   const claim stored = granted(reward_claim("b1"));
   claim_decision d = decide_claim(reward_claim("b2", "r_other"), std::nullopt, {}, std::nullopt,
-                                  kTtl, kNow, kMaxLiveClaimsPerGuest);
+                                  kTtl, kNow, guest_load{kMaxLiveClaimsPerGuest});
   CHECK(d.what == claim_decision::outcome::refused);
   CHECK(d.reason == refusal_reason::too_many_claims);
   CHECK(decide_claim(reward_claim("b2", "r_other"), std::nullopt, {}, std::nullopt, kTtl, kNow,
-                     kMaxLiveClaimsPerGuest - 1)
+                     guest_load{kMaxLiveClaimsPerGuest - 1})
             .what == claim_decision::outcome::granted);
-  CHECK(
-      decide_claim(reward_claim("b1"), stored, {}, std::nullopt, kTtl, kNow, kMaxLiveClaimsPerGuest)
-          .what == claim_decision::outcome::repeated);
+  CHECK(decide_claim(reward_claim("b1"), stored, {}, std::nullopt, kTtl, kNow,
+                     guest_load{kMaxLiveClaimsPerGuest})
+            .what == claim_decision::outcome::repeated);
+}
+
+TEST_CASE(
+    "a points claim of a new experience beyond the guest's kMaxPointsExperiencesPerGuest is "
+    "refused TOO_MANY_POINTS_EXPERIENCES, its balance not kept; a known experience or a repeat is "
+    "not",
+    "[claim_rules]") {
+  const claim_request r = points_claim("b1", 200, 450, kNow - 1000);
+  const guest_load full{0, kMaxPointsExperiencesPerGuest, true};
+  const claim_decision d = decide_claim(r, std::nullopt, {}, r.balance, kTtl, kNow, full);
+  CHECK(d.what == claim_decision::outcome::refused);
+  REQUIRE(d.reason == refusal_reason::too_many_experiences);
+  CHECK(std::string(code_of(*d.reason)) == "TOO_MANY_POINTS_EXPERIENCES");
+  CHECK_FALSE(keeps_balance_report(full));
+  const guest_load room{0, kMaxPointsExperiencesPerGuest - 1, true};
+  CHECK(keeps_balance_report(room));
+  CHECK(decide_claim(r, std::nullopt, {}, r.balance, kTtl, kNow, room).what ==
+        claim_decision::outcome::granted);
+  const guest_load known{0, kMaxPointsExperiencesPerGuest, false};
+  CHECK(keeps_balance_report(known));
+  CHECK(decide_claim(r, std::nullopt, {}, r.balance, kTtl, kNow, known).what ==
+        claim_decision::outcome::granted);
+  const claim stored = granted(r);
+  CHECK(decide_claim(r, stored, {}, r.balance, kTtl, kNow, full).what ==
+        claim_decision::outcome::repeated);
 }

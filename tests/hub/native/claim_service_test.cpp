@@ -10,6 +10,7 @@
 
 #include "../../service/native/temp_dir.hpp"
 #include "hub/domain/claim_service.hpp"
+#include "hub/store/claim_store.hpp"
 #include "hub/store/hub_schema.hpp"
 
 namespace {
@@ -200,4 +201,43 @@ TEST_CASE(
   now += kTtl;
   CHECK(claims.claim(distinct("u_1", kMaxLiveClaimsPerGuest + 1)).what ==
         claim_decision::outcome::granted);
+}
+
+TEST_CASE(
+    "a guest's balances are kept for at most kMaxPointsExperiencesPerGuest experiences; the list "
+    "of an older file with more is cut to the most recently reported and says so",
+    "[claim_service]") {
+  temp_dir dir;
+  hub_files files(dir.file("hub.db"));
+  migrate_hub(files.writer);
+  int64_t now = 1'000'000;
+  claim_service claims(files.writer, files.reader, kTtl, [&] { return now; });
+  auto points = [](const std::string& basket, const std::string& experience) {
+    claim_request r;
+    r.basket = {"m_1", "u_1", basket};
+    r.kiosk_id = "kiosk-1";
+    r.offer.points_product_id = "pp_1";
+    r.offer.points = 10;
+    r.offer.points_experience_id = experience;
+    r.balance = balance_report{0, 0};
+    return r;
+  };
+  for (int64_t i = 0; i < kMaxPointsExperiencesPerGuest; ++i) {
+    now += 1;
+    CHECK(claims.claim(points("b" + std::to_string(i), "pe_" + std::to_string(i))).reason ==
+          refusal_reason::insufficient_points);
+  }
+  CHECK(claims.claim(points("beyond", "pe_beyond")).reason == refusal_reason::too_many_experiences);
+  guest_claims view = claims.guest({"m_1", "u_1"});
+  CHECK(view.points.size() == static_cast<size_t>(kMaxPointsExperiencesPerGuest));
+  CHECK_FALSE(view.truncated);
+  for (const points_position& p : view.points) CHECK(p.points_experience_id != "pe_beyond");
+
+  // A file an earlier hub wrote may hold more: the least recently reported is left out.
+  claim_store(files.writer).put_balance({"m_1", "u_1"}, "pe_legacy", {0, 0}, now + 1);
+  view = claims.guest({"m_1", "u_1"});
+  CHECK(view.truncated);
+  REQUIRE(view.points.size() == static_cast<size_t>(kMaxPointsExperiencesPerGuest));
+  CHECK(view.points.front().points_experience_id == "pe_1");  // pe_0, reported first, is cut
+  CHECK(view.points.back().points_experience_id == "pe_legacy");
 }
