@@ -13,7 +13,7 @@ import { checkBasketId, newBasketId } from './basket_id.js';
 import { recordFirstAttempt } from './order_attempt.js';
 import { basketIdInUse, describeError, notPlaced, ownerUnknown, queuedOutcome } from './order_outcome.js';
 import { OrderReplay } from './order_replay.js';
-import { checkOffer, checkRequest, isGuestsOrder, newOrder, requestOf, unresolvedOwnerOf, withholdOffer } from './order_record.js';
+import { billingBody, checkOffer, checkRequest, isGuestsOrder, newOrder, requestOf, unresolvedOwnerOf, withholdOffer } from './order_record.js';
 
 export class OrderCheckout {
   #outbox;
@@ -97,9 +97,43 @@ export class OrderCheckout {
         throw notPlaced(e);
       }
       // Durably queued: from here on checkout never rejects (a failure is a 'queued' outcome).
+      // The lock lost before the order was written (this process stopped past its lease): another
+      // holder may have promised the same offer meanwhile. Decided again under the lock first.
+      if (order.offer !== null && !(await lease.held().catch(() => false))) return { written: order };
       return { outcome: await this.#decideQuietly(order, lease, true) };
     });
+    if (placed.written) return this.#decideAgain(placed.written, { me, credentials, offer });
     return placed.outcome ?? this.#replay.one(placed.existing);
+  }
+
+  // `order`, written with its offer after this checkout's lock was lost, under the lock again: the
+  // offer stays promised only if the guest's other orders, as the outbox holds them now, leave it
+  // free; else the order is written again without it (withheld), unless someone sent it meanwhile
+  // (an attempt this checkout did not make: it is then sent as it is, its outcome the service's).
+  async #decideAgain(order, { me, credentials, offer }) {
+    const decided = await this.#replay.exclusive(order.owner, async (lease) => {
+      let orders;
+      let stored;
+      try {
+        ({ orders, existing: stored } = await this.#ownOrders(order.owner, order.basketId, me, credentials));
+      } catch {
+        return null;
+      }
+      if (stored === null || !sameJson(stored, order)) return null;
+      const others = orders.filter((o) => o !== stored);
+      const withheld = await this.#withheld({ me, orders: others, request: order.request, offer, basketId: order.basketId });
+      if (withheld === null) return { outcome: await this.#decideQuietly(order, lease, true) };
+      const without = { ...structuredClone(order), body: billingBody(order.request, null, order.basketId), offer: null };
+      withholdOffer(without, offer, withheld);
+      try {
+        await this.#outbox.put(without);
+      } catch (e) {
+        return { outcome: queuedOutcome({ ...order, lastError: `the order could not be written again without its offer: ${describeError(e)}` }) };
+      }
+      await this.#holds.claims?.release(order).catch(() => {});
+      return { outcome: await this.#decideQuietly(without, lease, true) };
+    });
+    return decided?.outcome ?? this.#replay.one(order);
   }
 
   // The order's turn; a failure after it was stored is a 'queued' outcome, never a rejection.

@@ -20,7 +20,7 @@ import {
   nodeFs,
   readEntry,
 } from './file_outbox_entry.js';
-import { directoryLock } from './outbox_lock.js';
+import { directoryLock } from './directory_lock.js';
 
 const QUARANTINE = 'quarantine';
 const REASON = 'reason.json';

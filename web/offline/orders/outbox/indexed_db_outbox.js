@@ -167,7 +167,7 @@ export function indexedDbOrderOutbox({
       }
       return found.sort(byQuarantineTime);
     },
-    exclusive: (fn, { owner = '' } = {}) => lockOf(owner).exclusive(fn),
+    exclusive: (fn, { owner = '', background = false } = {}) => lockOf(owner).exclusive(fn, { background }),
     /** Closes the database connection (it reopens on the next use) and the change notes' channel. */
     close: async () => {
       channel?.close();

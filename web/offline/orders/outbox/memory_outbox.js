@@ -3,7 +3,7 @@
 // records of the guest's orders billed with their offer (billed_order.js), never listed as orders.
 import { billedExpired, checkBilled } from './billed_order.js';
 import { bySequence, checkOrder } from './outbox_entry.js';
-import { inProcessLock } from './outbox_lock.js';
+import { inProcessLock } from './in_process_lock.js';
 
 /** Orders in memory only: nothing survives the process (tests, or a deliberate choice). */
 export function memoryOrderOutbox() {
@@ -55,9 +55,9 @@ export function memoryOrderOutbox() {
     },
     /** Nothing here is ever damaged: every order was checked when put. */
     damaged: () => [],
-    exclusive: (fn, { owner = '' } = {}) => {
+    exclusive: (fn, { owner = '', background = false } = {}) => {
       if (!locks.has(owner)) locks.set(owner, inProcessLock());
-      return locks.get(owner).exclusive(fn);
+      return locks.get(owner).exclusive(fn, { background });
     },
   };
 }

@@ -1,13 +1,14 @@
 // The outbox's lock across the tabs of an origin (navigator.locks) is a lease, as the file outbox's
 // lock directory is: a tab that hangs while it holds a guest's lock (frozen, stuck in a call that
 // never ends) holds back another tab's checkout for `staleMs` at most, and then finds its lease
-// lost (held() false), so it sends, settles and writes nothing more.
+// lost (held() false), so it sends, settles and writes nothing more. And a replay turn never waits
+// in navigator.locks' queue, so a checkout of another tab that waits there goes first.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { launchChromium, root, sendFile } from '../../support/support.js';
+import { launchChromium, root, sendFile } from '../../../support/support.js';
 
 let server;
 let browser;
@@ -66,5 +67,47 @@ test('a tab hung while it holds the lock holds back another tab for a lease at m
     return webLock('loyalty-qualifier-outbox:another-guest', { staleMs: 60_000 }).exclusive(async () => 'ran');
   });
   assert.equal(other, 'ran');
+  await context.close();
+});
+
+test('a replay turn of one tab never queues ahead of a checkout waiting in another', { timeout: 120_000 }, async () => {
+  const context = await browser.newContext();
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const [holding, replaying, checking] = [await context.newPage(), await context.newPage(), await context.newPage()];
+  for (const page of [holding, replaying, checking]) await page.goto(url);
+  const name = 'loyalty-qualifier-outbox:guest-order';
+  // The first tab holds the lock until told.
+  await holding.evaluate(async (lockName) => {
+    const { webLock } = await import('/web/offline/orders/outbox/outbox_lock.js');
+    await new Promise((granted) => {
+      window.done = webLock(lockName, { staleMs: 60_000 }).exclusive(() => new Promise((resolve) => {
+        window.release = resolve;
+        granted();
+      }));
+    });
+  }, name);
+  // A replay turn asks first, a checkout after it; each appends to one log of the origin when it runs.
+  await replaying.evaluate(async (lockName) => {
+    const { webLock } = await import('/web/offline/orders/outbox/outbox_lock.js');
+    window.turn = webLock(lockName, { staleMs: 60_000 }).exclusive(async () => {
+      localStorage.setItem('ran', `${localStorage.getItem('ran') ?? ''} turn`);
+    }, { background: true });
+  }, name);
+  await checking.evaluate(async (lockName) => {
+    const { webLock } = await import('/web/offline/orders/outbox/outbox_lock.js');
+    window.checkout = webLock(lockName, { staleMs: 60_000 }).exclusive(async () => {
+      localStorage.setItem('ran', `${localStorage.getItem('ran') ?? ''} checkout`);
+    });
+    // Waiting for the lock in navigator.locks' queue (the replay turn does not wait there).
+    for (;;) {
+      const { pending } = await navigator.locks.query();
+      if (pending.some((lock) => lock.name === lockName)) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }, name);
+  await holding.evaluate(() => window.release());
+  await checking.evaluate(() => window.checkout);
+  await replaying.evaluate(() => window.turn);
+  assert.equal(await holding.evaluate(() => localStorage.getItem('ran')), ' checkout turn');
   await context.close();
 });

@@ -14,8 +14,8 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-import { credentialsOf, root, waitFor } from '../../service/harness.js';
-import { latte, lq, qualifierOptions, scratch, service, useOrderService } from './order_service.js';
+import { credentialsOf, root, waitFor } from '../../../service/harness.js';
+import { latte, lq, qualifierOptions, scratch, service, useOrderService } from '../order_service.js';
 
 const BLAIR = 'u_1002';
 const REPLAYED = 12;

@@ -12,8 +12,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
-import { credentialsOf, root, waitFor } from '../../service/harness.js';
-import { clientOf, latte, lq, orderFiles, qualifierOptions, scratch, service, startServiceAgain, useOrderService } from './order_service.js';
+import { credentialsOf, root, waitFor } from '../../../service/harness.js';
+import { clientOf, latte, lq, orderFiles, qualifierOptions, scratch, service, startServiceAgain, useOrderService } from '../order_service.js';
 
 const STALE_MS = 600;
 const canUnshare = spawnSync('unshare', ['-u', 'true']).status === 0;

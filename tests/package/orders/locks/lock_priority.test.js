@@ -1,0 +1,161 @@
+// Issue 34, a lock safe to lose and a checkout that waits for no replay turn but the one in flight,
+// through the package against the real service and real processes on one file outbox:
+// - a tab (process) stopped past its lease after it decided to promise the free latte offline, but
+//   before its order was written, does not promise it too once it resumes: the other tab took the
+//   lock over and promised it meanwhile, so the resumed one decides again and withholds it;
+// - in one process (a kiosk page: a hybrid per guest), a checkout goes ahead of every replay turn
+//   queued before it, of the memory outbox and of a lock directory alike;
+// - a replay turn that polls for a lock directory another process holds steps back for a checkout
+//   of its own process, which then takes the lock first.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import { FIXED_NOW, credentialsOf, root, waitFor } from '../../../service/harness.js';
+import { clientOf, latte, lq, qualifierOptions, scratch, useOrderService } from '../order_service.js';
+
+const STALE_MS = 600;
+const GUEST = 'u_1001';
+const OFFER = { kind: 'reward', id: 'rw_free_latte' };
+const OFFLINE = { redeem: 'provisional', maxDiscount: '10.00' };
+// Nothing listens there: every call to the service fails at once (an outage).
+const DOWN = 'http://127.0.0.1:9';
+
+useOrderService('lock-priority');
+
+// A tab of the kiosk as a process: a HybridQualifier of GUEST, offline, on a file outbox whose first
+// put() says "writing" and waits for a line on stdin (a disk that stalls), checks the latte out with
+// the free latte and prints its outcome.
+const tab = (index, token, key) => `
+  const lq = await import(${JSON.stringify(index)});
+  const { readFileSync } = await import('node:fs');
+  const [directory, snapshotFile, basketId] = process.argv.slice(1);
+  const files = lq.fileOrderOutbox({ directory, staleMs: ${STALE_MS} });
+  let stalled = false;
+  const outbox = { ...files, put: async (order) => {
+    if (!stalled) {
+      stalled = true;
+      console.log('writing');
+      await new Promise((resolve) => process.stdin.once('data', resolve));
+    }
+    return files.put(order);
+  } };
+  const client = new lq.LoyaltyClient({ baseUrl: ${JSON.stringify(DOWN)}, accessToken: ${JSON.stringify(token)}, merchantKey: ${JSON.stringify(key)}, timeoutMs: 2000 });
+  const hybrid = new lq.HybridQualifier({ client, outbox, snapshot: JSON.parse(readFileSync(snapshotFile, 'utf8')), store: lq.memorySnapshotStore(),
+    qualifierOptions: { now: () => new Date(${JSON.stringify(FIXED_NOW)}) }, offline: ${JSON.stringify(OFFLINE)}, backoff: { initialMs: 600_000 } });
+  const outcome = await hybrid.checkout(${JSON.stringify(latte)}, { offer: ${JSON.stringify(OFFER)}, basketId });
+  hybrid.dispose();
+  console.log(JSON.stringify(outcome));
+  process.exit(0);
+`;
+
+function child(code, args) {
+  const proc = spawn(process.execPath, ['--input-type=module', '-e', code, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout.on('data', (chunk) => { out += chunk; });
+  proc.stderr.on('data', (chunk) => { err += chunk; });
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 120_000);
+  const done = new Promise((resolve, reject) => {
+    proc.on('close', (status) => {
+      clearTimeout(timer);
+      if (status === 0) resolve(JSON.parse(out.trim().split('\n').at(-1)));
+      else reject(new Error(`child exited with ${status}: ${err}`));
+    });
+  });
+  const printed = (line) => waitFor(() => out.split('\n').includes(line) || proc.exitCode !== null, 60_000, 10);
+  return { proc, done, printed };
+}
+
+async function guestSnapshot() {
+  const hybrid = new lq.HybridQualifier({ client: clientOf(GUEST), outbox: lq.memoryOrderOutbox(), store: lq.memorySnapshotStore(), qualifierOptions });
+  try {
+    await hybrid.qualify(latte);
+    return hybrid.currentSnapshot();
+  } finally {
+    hybrid.dispose();
+  }
+}
+
+test('a tab stopped past its lease between deciding and writing does not promise what the other tab promised meanwhile', { timeout: 180_000 }, async () => {
+  const directory = path.join(scratch.dir, 'two-tabs');
+  const snapshotFile = path.join(scratch.dir, 'snapshot.json');
+  writeFileSync(snapshotFile, JSON.stringify(await guestSnapshot()));
+  const { token, key } = credentialsOf(GUEST);
+  const a = child(tab(pathToFileURL(path.join(root, 'web/index.js')).href, token, key), [directory, snapshotFile, 'tab-a']);
+  // Tab A decided to promise the latte and is about to write its order: it stops there.
+  assert.ok(await a.printed('writing'), 'tab A reached its write');
+  a.proc.kill('SIGSTOP');
+  let b;
+  const hybrid = new lq.HybridQualifier({ client: clientOf(GUEST, { baseUrl: DOWN, timeoutMs: 2000 }), outbox: lq.fileOrderOutbox({ directory, staleMs: STALE_MS }),
+    snapshot: JSON.parse(JSON.stringify(await guestSnapshot())), store: lq.memorySnapshotStore(), qualifierOptions, offline: OFFLINE, backoff: { initialMs: 600_000 } });
+  try {
+    // Tab B waits out A's lease, takes the lock over and promises the latte.
+    b = await hybrid.checkout(latte, { offer: OFFER, basketId: 'tab-b' });
+  } finally {
+    hybrid.dispose();
+    a.proc.kill('SIGCONT');
+  }
+  assert.deepEqual([b.status, b.discount], ['queued', '4.75'], JSON.stringify(b));
+  a.proc.stdin.write('go\n');
+  const outcomeA = await a.done;
+  assert.equal(outcomeA.status, 'queued', JSON.stringify(outcomeA));
+  assert.notEqual(outcomeA.discount, '4.75', `tab A promises nothing B promised: ${JSON.stringify(outcomeA)}`);
+  assert.ok(outcomeA.withheld, `tab A says why: ${JSON.stringify(outcomeA)}`);
+  const orders = await lq.fileOrderOutbox({ directory }).list();
+  assert.deepEqual(orders.map((o) => o.basketId).sort(), ['tab-a', 'tab-b']);
+  assert.deepEqual(orders.filter((o) => o.offer !== null).map((o) => o.basketId), ['tab-b'], 'one order carries the free latte');
+});
+
+// Runs fn under outbox.exclusive as `who`, recording when it ran; `gate`: a promise fn waits for.
+function holder(outbox, owner, who, ran, { background = false, gate = null } = {}) {
+  return outbox.exclusive(async () => {
+    ran.push(who);
+    await gate;
+  }, background ? { owner, background } : { owner });
+}
+
+for (const kind of ['memory', 'file']) {
+  test(`${kind} outbox: a checkout goes ahead of the replay turns queued before it in its process`, { timeout: 60_000 }, async () => {
+    const outbox = kind === 'memory' ? lq.memoryOrderOutbox() : lq.fileOrderOutbox({ directory: path.join(scratch.dir, `queue-${kind}`) });
+    const owner = JSON.stringify(['m_harbor_coffee', GUEST]);
+    const ran = [];
+    let open;
+    const gate = new Promise((resolve) => { open = resolve; });
+    const first = holder(outbox, owner, 'turn-1', ran, { background: true, gate });
+    assert.ok(await waitFor(() => ran.length === 1, 10_000, 5), 'the first turn holds the lock');
+    const queued = [2, 3, 4].map((n) => holder(outbox, owner, `turn-${n}`, ran, { background: true }));
+    const checkout = holder(outbox, owner, 'checkout', ran);
+    open();
+    await Promise.all([first, ...queued, checkout]);
+    assert.deepEqual(ran, ['turn-1', 'checkout', 'turn-2', 'turn-3', 'turn-4']);
+  });
+}
+
+test('a replay turn waiting for a lock directory another process holds lets a checkout of its own process go first', { timeout: 60_000 }, async () => {
+  const directory = path.join(scratch.dir, 'step-back');
+  const owner = JSON.stringify(['m_harbor_coffee', GUEST]);
+  const index = pathToFileURL(path.join(root, 'web/index.js')).href;
+  const other = child(`
+    const lq = await import(${JSON.stringify(index)});
+    await lq.fileOrderOutbox({ directory: process.argv[1] }).exclusive(async () => {
+      console.log('holding');
+      await new Promise((resolve) => process.stdin.once('data', resolve));
+    }, { owner: ${JSON.stringify(owner)} });
+    console.log('{}');
+    process.exit(0);
+  `, [directory]);
+  assert.ok(await other.printed('holding'), 'the other process holds the lock');
+  const outbox = lq.fileOrderOutbox({ directory });
+  const ran = [];
+  // The turn polls the directory; the checkout queues behind it in this process.
+  const turn = holder(outbox, owner, 'turn', ran, { background: true });
+  const checkout = holder(outbox, owner, 'checkout', ran);
+  other.proc.stdin.write('go\n');
+  await other.done;
+  await Promise.all([turn, checkout]);
+  assert.deepEqual(ran, ['checkout', 'turn']);
+});
