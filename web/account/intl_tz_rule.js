@@ -4,8 +4,10 @@
 // The offsets in force are read from Intl.DateTimeFormat; this year's and next year's transitions
 // are found by sampling every four days and bisecting every change to the second; then each transition
 // (DST start, DST end) is written as the `Mm.w.d/time` (or `Jn/time`) rule that reproduces it in
-// both years, checked against later years when several would. Offsets and times of day keep their
-// minutes and seconds (`<+0545>-5:45`, `<+1030>-10:30<+11>-11,M10.1.0,M4.1.0`).
+// both years and in six later ones. When no rule does, the zone has no yearly rule, and the rule is
+// the one in force after tzdata's explicit transitions, as a TZif footer writes it: Intl's in 2200.
+// Offsets and times of day keep their minutes and seconds (`<+0545>-5:45`,
+// `<+1030>-10:30<+11>-11,M10.1.0,M4.1.0`).
 
 const SECOND = 1000;
 const DAY = 86_400_000;
@@ -14,7 +16,10 @@ const DAY = 86_400_000;
 // suspensions, about a month apart).
 const STEP = 4 * DAY;
 const MAX_TIME_OF_DAY = 167 * 3600; // RFC 8536 3.3.1: hours of a transition time, -167..167
-const PROBE_YEARS = 6; // later years that may tell apart rules fitting this year and the next
+const PROBE_YEARS = 6; // later years a rule fitting this year and the next must also fit
+// A year after tzdata's explicit transitions (its tables end in 2087): the rule Intl follows then
+// is the one of the zone's TZif footer, the rule of a zone whose transitions follow none.
+const FAR_YEAR = 2200;
 
 const formatters = new Map();
 
@@ -162,15 +167,14 @@ function intlAgrees(timeZone, rule, year, before, after) {
   return intlOffsetAt(timeZone, at - SECOND) === before && intlOffsetAt(timeZone, at) === after;
 }
 
-// Among rules fitting the observed years, keeps those later years confirm (while any remains).
+// The best of the rules fitting the observed years that every later probe year confirms, or null:
+// then the zone's transitions follow no yearly rule (Morocco's Ramadan suspensions).
 function confirmedRule(timeZone, rules, lastYear, before, after) {
   let remaining = rules;
-  for (let year = lastYear + 1; remaining.length > 1 && year <= lastYear + PROBE_YEARS; ++year) {
-    const confirmed = remaining.filter((rule) => intlAgrees(timeZone, rule, year, before, after));
-    if (confirmed.length === 0) break; // the zone changes its rules then: keep what fits now
-    remaining = confirmed;
+  for (let year = lastYear + 1; remaining.length > 0 && year <= lastYear + PROBE_YEARS; ++year) {
+    remaining = remaining.filter((rule) => intlAgrees(timeZone, rule, year, before, after));
   }
-  return remaining[0];
+  return remaining[0] ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -226,12 +230,29 @@ function seasonal(transitions) {
   return { std, dst, start, end };
 }
 
+// The rule reproducing the transitions Intl shows in `year`, the next year and the PROBE_YEARS
+// after (`transitions`: those of the first two), or null when none does.
+function recurringRule(timeZone, year, [thisTransitions, nextTransitions]) {
+  const thisYear = seasonal(thisTransitions);
+  const nextYear = seasonal(nextTransitions);
+  if (!thisYear || !nextYear || thisYear.std !== nextYear.std || thisYear.dst !== nextYear.dst) return null;
+  const { std, dst } = thisYear;
+  const start = confirmedRule(timeZone, fittingRules([thisYear.start, nextYear.start]), year + 1, std, dst);
+  const end = confirmedRule(timeZone, fittingRules([thisYear.end, nextYear.end]), year + 1, dst, std);
+  return start === null || end === null ? null : dstRule(std, dst, start, end);
+}
+
+const transitionsOfYears = (timeZone, year) => [year, year + 1].map((y) => intlTransitionsInYear(timeZone, y));
+
 /**
- * The POSIX TZ rule (RFC 8536 3.3 syntax) of an IANA time zone for this year and next, from Intl.
- * `options.at` (a Date or epoch ms, default now) picks "this year" (UTC). A zone without
- * transitions gives its fixed offset (`<+0530>-5:30`); a zone whose transitions follow no yearly
- * rule (e.g. Ramadan suspensions) gives the rule of this year's transitions, or the offset in
- * force at `at`. Throws RangeError for a zone Intl does not know.
+ * The POSIX TZ rule (RFC 8536 3.3 syntax) of an IANA time zone, from Intl: the rule of its TZif
+ * footer in tzdata. `options.at` (a Date or epoch ms, default now) picks "this year" (UTC). A
+ * zone without transitions this year and next gives its fixed offset (`<+0530>-5:30`); a zone
+ * with a yearly rule gives the rule of this year's transitions, next year's and six years' after;
+ * a zone whose transitions follow no yearly rule (Morocco's Ramadan suspensions, listed one by
+ * one in tzdata until 2087) gives the rule in force after them, which Intl follows in 2200, as
+ * tzdata's footer does (`<+01>-1` for Africa/Casablanca). Throws RangeError for a zone Intl does
+ * not know.
  */
 export function tzRuleFromIntl(timeZone, options = {}) {
   if (typeof timeZone !== 'string' || timeZone === '') {
@@ -248,27 +269,14 @@ export function tzRuleFromIntl(timeZone, options = {}) {
     throw new TypeError('options.at must be a valid Date or epoch milliseconds');
   }
   const year = new Date(at).getUTCFullYear();
-  const thisYear = seasonal(intlTransitionsInYear(timeZone, year));
-  const nextYear = seasonal(intlTransitionsInYear(timeZone, year + 1));
-
-  if (thisYear && nextYear && thisYear.std === nextYear.std && thisYear.dst === nextYear.dst) {
-    const startRules = fittingRules([thisYear.start, nextYear.start]);
-    const endRules = fittingRules([thisYear.end, nextYear.end]);
-    if (startRules.length > 0 && endRules.length > 0) {
-      const { std, dst } = thisYear;
-      return dstRule(
-        std,
-        dst,
-        confirmedRule(timeZone, startRules, year + 1, std, dst),
-        confirmedRule(timeZone, endRules, year + 1, dst, std),
-      );
-    }
-  }
-  if (thisYear) {
-    // No rule fits both years: the one of this year (what a snapshot fetched now needs).
-    const { std, dst, start, end } = thisYear;
-    return dstRule(std, dst, fittingRules([start])[0], fittingRules([end])[0]);
-  }
-  // No seasonal change this year (or an irregular one): the offset in force at `at`.
-  return fixedRule(intlOffsetAt(timeZone, at));
+  const transitions = transitionsOfYears(timeZone, year);
+  if (transitions.every((found) => found.length === 0)) return fixedRule(intlOffsetAt(timeZone, at));
+  const rule = recurringRule(timeZone, year, transitions);
+  if (rule !== null) return rule;
+  // Transitions without a yearly rule: the footer's rule, the one in force after them.
+  const far = transitionsOfYears(timeZone, FAR_YEAR);
+  if (far.every((found) => found.length === 0)) return fixedRule(intlOffsetAt(timeZone, Date.UTC(FAR_YEAR, 0, 1)));
+  const farRule = recurringRule(timeZone, FAR_YEAR, far);
+  if (farRule === null) throw new RangeError(`timeZone "${timeZone}": Intl shows no yearly rule even in ${FAR_YEAR}`);
+  return farRule;
 }
