@@ -1,14 +1,19 @@
 // The launchers' runtimes: startLocalService({ runtime: 'wasm' }) and startStoreHub({ runtime:
 // 'wasm' }) serve the emulator over node:http on 127.0.0.1, answering as the native programs do
 // (the same bytes as the native service for the same request), refusing a database file, and
-// `loyalty-qualifier serve --runtime wasm` runs in the foreground with serve's exit codes.
+// `loyalty-qualifier serve --runtime wasm` runs in the foreground with serve's exit codes. Where
+// the docs promise the native behaviour (the front's limits, the CLI's exit codes and bodies), the
+// same request or command line goes to both runtimes and gets the same bytes.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { startLocalService, startStoreHub } from '../../web/local/service/local_service.js';
-import { FIXED_NOW, fixturePath, root, scratchDir, serviceBinary, startService } from '../service/harness.js';
+import { hubBinary } from '../hub/harness.js';
+import { FIXED_NOW, fixture, fixturePath, root, scratchDir, serviceBinary, startService, waitFor } from '../service/harness.js';
 
 const cli = path.join(root, 'web/local/cli/cli.js');
 const scratch = scratchDir('lq-wasm-runtime-');
@@ -87,4 +92,203 @@ test('serve --runtime wasm: --db FILE is a usage error (exit 2); without one it 
   assert.equal((await account(url)).status, 200);
   child.kill('SIGTERM');
   assert.equal(await exited, 0);
+});
+
+// --- Where the docs promise the native behaviour ---------------------------------------------
+
+const STORE_KEY = 'e41b8c7d2a9f03561c8e4b7a2d9f0e35';
+const AUTH = 'Authorization: Bearer at_u1001_7Qx2LmN9pR4s\r\nMerchant-Key: mk_harbor_5f1c9a7e2b\r\nAccept: application/vnd.service-v1+json\r\n';
+
+/** `loyalty-qualifier <args>` on `runtime`: resolves { status, stdout, stderr } once it exits. */
+function runCli(runtime, args, env = {}) {
+  const child = spawn(process.execPath, [cli, ...args, '--runtime', runtime], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LQ_SERVICE_BIN: serviceBinary(), LQ_HUB_BIN: hubBinary(), ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => { stdout += chunk; });
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  // A command that listens instead of failing would never exit: stopped, and the test fails.
+  const guard = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) => child.once('close', (status) => {
+    clearTimeout(guard);
+    resolve({ status, stdout, stderr });
+  }));
+}
+
+test('serve and hub fail on the wasm runtime with the native exit codes and error bodies', async () => {
+  const bad = path.join(scratch.dir, 'bad.json');
+  writeFileSync(bad, '{"merchants": [');
+  const badRef = path.join(scratch.dir, 'bad-ref.json');
+  writeFileSync(badRef, JSON.stringify({ ...fixture, users: fixture.users.map((u, i) => (i === 1 ? { ...u, merchant_id: 'm_nobody' } : u)) }));
+  const holder = net.createServer();
+  await new Promise((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const taken = String(holder.address().port);
+  const cases = [
+    [['serve', '--fixture', bad]],
+    [['serve', '--fixture', badRef]],
+    [['serve', '--port', taken]],
+    [['hub', '--host', '0.0.0.0'], { LQ_HUB_STORE_KEY: STORE_KEY }],
+  ];
+  try {
+    for (const [args, env] of cases) {
+      const [native, wasm] = await Promise.all([runCli('native', args, env), runCli('wasm', args, env)]);
+      assert.deepEqual(wasm, native, args.join(' '));
+    }
+  } finally {
+    holder.close();
+  }
+  // What the native runtime answers, for the record: the user's path, 422; a usage error, 2.
+  const fixtureRun = await runCli('wasm', ['serve', '--fixture', bad]);
+  assert.equal(fixtureRun.status, 1);
+  assert.equal(JSON.parse(fixtureRun.stderr).code, 422);
+  assert.match(JSON.parse(fixtureRun.stderr).message, new RegExp(`^fixture ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the fixture is not valid JSON`));
+});
+
+test('startLocalService on the wasm runtime rejects a fixture as the native launcher does, naming it as given', async () => {
+  const quiet = { runtime: 'wasm', onStderr: () => {} };
+  await assert.rejects(startLocalService({ ...quiet, fixture: { users: 'nobody' } }), (e) => {
+    assert.equal(e.message, 'loyalty_service: fixture (the fixture object): users must be an array');
+    assert.equal(e.exitCode, 1);
+    return true;
+  });
+  const missing = 'no/such/fixture.json';
+  const [native, wasm] = await Promise.allSettled([
+    startLocalService({ binary: serviceBinary(), runtime: 'native', fixture: missing }),
+    startLocalService({ ...quiet, fixture: missing }),
+  ]);
+  assert.equal(wasm.status, 'rejected');
+  assert.equal(wasm.reason.message, native.reason.message);
+  assert.equal(wasm.reason.exitCode, native.reason.exitCode);
+});
+
+/**
+ * One exchange over a socket of its own: `chunks` written on connect; resolves { text, closed }
+ * once the server closes the connection, or (`complete`) once complete(text) says the answer is
+ * whole. A server that does neither within `limitMs` fails the test.
+ */
+function exchange(url, chunks, { complete = null, limitMs = 20_000 } = {}) {
+  const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+  return new Promise((resolve, reject) => {
+    let text = '';
+    let settled = false;
+    const finish = (closed) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ text, closed });
+    };
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`neither closed nor complete within ${limitMs} ms: ${JSON.stringify(text.slice(0, 300))}`));
+    }, limitMs);
+    socket.on('data', (chunk) => {
+      text += chunk.toString('latin1');
+      if (complete?.(text)) finish(false);
+    });
+    // A reset after the answer (the server closed with our body unread): the answer is what counts.
+    socket.on('error', () => {});
+    socket.on('close', () => finish(true));
+    socket.on('connect', () => {
+      for (const chunk of chunks) socket.write(chunk);
+    });
+  });
+}
+
+/** complete() for one answer with a Content-Length body. */
+const oneAnswer = (text) => {
+  const end = text.indexOf('\r\n\r\n');
+  const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end));
+  return end >= 0 && length !== null && text.length >= end + 4 + Number(length[1]);
+};
+
+// The one header node:http adds to a kept-alive answer (hop-by-hop; docs/emulator.md).
+const withoutKeepAlive = (text) => text.replace(/\r\nConnection: keep-alive(?=\r\n)/, '');
+
+test('the wasm front refuses what the native front refuses, with the same bytes, and closes', async () => {
+  const big = 'x'.repeat((1 << 20) + 1000);
+  const cases = {
+    'declared body over 1 MiB': [`POST /api/baskets/qualifying HTTP/1.1\r\nHost: x\r\n${AUTH}Content-Length: ${big.length}\r\n\r\n`],
+    'chunked body over 1 MiB': [`POST /api/baskets/qualifying HTTP/1.1\r\nHost: x\r\n${AUTH}Transfer-Encoding: chunked\r\n\r\n${big.length.toString(16)}\r\n`, big, '\r\n0\r\n\r\n'],
+    'request line over 8192 bytes': [`GET /${'a'.repeat(9000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
+    '101 header fields': [`GET /api/account HTTP/1.1\r\nHost: x\r\n${AUTH}${Array.from({ length: 98 }, (_, i) => `X-H${i}: v\r\n`).join('')}\r\n`],
+    'an HTTP/2.0 request line': [`GET /api/account HTTP/2.0\r\nHost: x\r\n${AUTH}\r\n`],
+    'a header line without colon': [`GET /api/account HTTP/1.1\r\nHost: x\r\nBadHeader\r\n${AUTH}\r\n`],
+  };
+  for (const [name, chunks] of Object.entries(cases)) {
+    const [fromNative, fromWasm] = await Promise.all([exchange(native.url, chunks), exchange(wasm.url, chunks)]);
+    assert.match(fromNative.text, /^HTTP\/1\.1 4\d\d .*\r\nConnection: close\r\n/s, name);
+    assert.deepEqual(fromWasm, fromNative, name);
+  }
+});
+
+test('the wasm front answers what the native front answers with the same headers: no Host, no Date of its own', async () => {
+  const requests = {
+    'HTTP/1.1 without Host': `GET /api/account HTTP/1.1\r\n${AUTH}\r\n`,
+    'the account read (Date: the service clock)': `GET /api/account HTTP/1.1\r\nHost: 127.0.0.1\r\n${AUTH}\r\n`,
+    'a qualifying call (no Date)': `POST /api/baskets/qualifying HTTP/1.1\r\nHost: 127.0.0.1\r\n${AUTH}Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+    'an unknown route': 'GET /nowhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+  };
+  for (const [name, request] of Object.entries(requests)) {
+    const [fromNative, fromWasm] = await Promise.all([
+      exchange(native.url, [request], { complete: oneAnswer }),
+      exchange(wasm.url, [request], { complete: oneAnswer }),
+    ]);
+    assert.equal(fromWasm.closed, false, `${name}: kept alive`);
+    assert.equal(withoutKeepAlive(fromWasm.text), fromNative.text, name);
+  }
+});
+
+test('a stalled request head gets 408 at the request deadline (10 s) on both runtimes', async () => {
+  const stalled = ['GET /api/account HTTP/1.1\r\nHost: x\r\n'];
+  const [fromNative, fromWasm] = await Promise.all([exchange(native.url, stalled), exchange(wasm.url, stalled)]);
+  assert.match(fromNative.text, /^HTTP\/1\.1 408 /);
+  assert.deepEqual(fromWasm, fromNative);
+});
+
+test('the wasm front answers the connection beyond 256 with 503 and Retry-After: 1, then serves again', async () => {
+  const service = await startLocalService({ runtime: 'wasm', onStderr: () => {} });
+  const held = [];
+  try {
+    const port = Number(new URL(service.url).port);
+    for (let i = 0; i < 256; i++) {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      await new Promise((resolve) => socket.once('connect', resolve));
+      held.push(socket);
+    }
+    const refused = await exchange(service.url, ['GET /api/account HTTP/1.1\r\nHost: x\r\n\r\n']);
+    assert.equal(refused.closed, true);
+    assert.match(refused.text, /^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    assert.match(refused.text, /\r\nRetry-After: 1\r\n/);
+    assert.match(refused.text, /"code":503,"message":"the service is at its connection limit \(256\); retry shortly"/);
+    for (const socket of held) socket.destroy();
+    const served = await waitFor(async () => (await exchange(service.url, ['GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n'], { complete: oneAnswer })).text.startsWith('HTTP/1.1 404'), 10_000);
+    assert.ok(served, 'a slot frees once a connection closes');
+  } finally {
+    for (const socket of held) socket.destroy();
+    await service.stop();
+  }
+});
+
+test('the wasm runtime has no process of its own: pid null; kill() ends it as the signal would end the native one', async () => {
+  const quiet = { runtime: 'wasm', onStderr: () => {} };
+  const killed = await startLocalService(quiet);
+  assert.equal(killed.pid, null);
+  assert.throws(() => killed.kill('SIGNOPE'), TypeError);
+  assert.equal(killed.kill('SIGKILL'), true);
+  assert.deepEqual(await killed.exited, { code: null, signal: 'SIGKILL' });
+  assert.equal(killed.running(), false);
+  assert.equal(killed.kill('SIGKILL'), false);
+  await assert.rejects(fetch(`${killed.url}/nowhere`));
+
+  // SIGTERM and SIGINT stop it, as the native program stops on them (exit 0); so does stop().
+  const terminated = await startLocalService(quiet);
+  assert.equal(terminated.kill('SIGTERM'), true);
+  assert.deepEqual(await terminated.exited, { code: 0, signal: null });
+  const stopped = await startLocalService(quiet);
+  await stopped.stop();
+  assert.deepEqual(await stopped.exited, { code: 0, signal: null });
 });

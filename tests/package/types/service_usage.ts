@@ -21,7 +21,10 @@ const options: LocalServiceOptions = {
 };
 const service: LocalService = await startLocalService(options);
 const url: string = service.url;
-const pid: number = service.pid;
+// null on the wasm runtime (no process of its own): never passed to process.kill unchecked.
+const pid: number | null = service.pid;
+// @ts-expect-error pid may be null
+const processId: number = service.pid;
 const exit: LocalServiceExit = await service.exited;
 const alive: boolean = service.running() || service.kill('SIGKILL');
 await service.stop();
@@ -45,7 +48,7 @@ if (failure instanceof ServiceBinaryError) {
   const fixable: 'not-installed' | 'unsupported-platform' | 'binary-missing' = cause;
   console.log(code, fixable);
 }
-console.log(url, pid, binary, exit.code, exit.signal, alive);
+console.log(url, pid, processId, binary, exit.code, exit.signal, alive);
 
 // @ts-expect-error: mode is sandbox or production
 await startLocalService({ mode: 'staging' });

@@ -61,7 +61,11 @@ export interface LocalServiceOptions extends NativeProcessOptions {
   corsOrigin?: string | readonly string[];
 }
 
-/** How the service process ended. */
+/**
+ * How the service ended: `{ code: 0, signal: null }` once stopped (stop(), SIGTERM, SIGINT), its
+ * exit code when it ended by itself, or `{ code: null, signal }` for another signal that ended it
+ * (`kill('SIGKILL')`). The wasm runtime reports the same for the same call.
+ */
 export interface LocalServiceExit {
   readonly code: number | null;
   readonly signal: string | null;
@@ -71,13 +75,20 @@ export interface LocalServiceExit {
 export interface LocalService {
   /** Its base URL, e.g. http://127.0.0.1:40123. */
   readonly url: string;
-  /** The service's process id. */
-  readonly pid: number;
+  /**
+   * The service's process id; null on the wasm runtime, which runs in this process (there is no
+   * process of its own to signal: use kill()).
+   */
+  readonly pid: number | null;
   /** Settles once the service has exited, its stderr all delivered. */
   readonly exited: Promise<LocalServiceExit>;
   /** True until the service has exited. */
   running(): boolean;
-  /** Sends it a signal (default SIGTERM); false when it has exited already. */
+  /**
+   * Sends it a signal (default SIGTERM); false when it has exited already. On the wasm runtime
+   * SIGTERM and SIGINT stop it as stop() does; any other signal ends it at once, its open
+   * connections cut (exited: `{ code: null, signal }`); an unknown signal name is a TypeError.
+   */
   kill(signal?: string): boolean;
   /** Stops it (SIGTERM; SIGKILL after 10 s); resolves once it has exited. Idempotent. */
   stop(): Promise<void>;

@@ -1,10 +1,13 @@
 // The wasm runtime of startLocalService and startStoreHub ({ runtime: 'wasm' }, or 'auto' without
 // a native binary): the emulator behind node:http, on 127.0.0.1 by default, with the native
-// front's limits that apply to one process: a request body of at most 1 MiB (413), a request
-// deadline of 10 s (408), at most 256 connections, the error bodies of the API. The requests'
-// bytes go to the module whole, so its framing checks (request_framing) and routes answer them
-// as the native front does. Resolves what the native launcher resolves. Node only.
+// front's limits that apply to one process (docs/service.md, "Hardening"): a request body of at
+// most 1 MiB (413), a request deadline of 10 s for head and body (408), at most 256 connections
+// (503 with Retry-After: 1 beyond), the error bodies of the API, Connection: close after an error
+// of the front. The requests' bytes go to the module whole, so its framing checks
+// (request_framing) and routes answer them as the native front does. It starts and fails as the
+// native launcher does (the same rejections, exit codes and messages). Node only.
 import http from 'node:http';
+import { constants } from 'node:os';
 import process from 'node:process';
 
 import { serviceArguments } from '../emulator/service_options.js';
@@ -15,24 +18,49 @@ import { wasmDatabaseProblem } from './runtime_choice.js';
 
 const MAX_BODY_BYTES = 1 << 20;
 const REQUEST_TIMEOUT_MS = 10_000;
+// A kept-alive connection: closed after 5 s idle or 1000 requests, said in Keep-Alive as natively.
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+const KEEP_ALIVE_MAX_REQUESTS = 1000;
+// How often Node looks for requests past their deadline (its default, 30 s, would answer a
+// stalled head at up to 40 s).
+const DEADLINE_CHECK_MS = 250;
 const MAX_CONNECTIONS = 256;
+// A refused connection is closed once the client has read its 503, or after this long.
+const REFUSED_LINGER_MS = 1_000;
+// The name under which the launcher writes a fixture into the module's memory.
+const FIXTURE_FILE = '/fixture.json';
 // Framing belongs to node:http here; the module gets the body framed by Content-Length.
 const TRANSPORT_HEADERS = new Set(['connection', 'keep-alive', 'content-length', 'transfer-encoding', 'te', 'upgrade', 'expect']);
+// The socket's request whose answer has not started yet (the deadline's 408 says which part was late).
+const pending = new WeakMap();
 
 function errorBody(code, message) {
   return JSON.stringify({ code, message });
 }
 
+// The bytes the native front writes for an error it answers itself (guarded_server.cpp).
+function frontErrorBytes(code, message) {
+  const body = errorBody(code, message);
+  return `HTTP/1.1 ${code} ${http.STATUS_CODES[code]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${code === 503 ? 'Retry-After: 1\r\n' : ''}\r\n${body}`;
+}
+
 function requestHead(req, bodyLength) {
-  let head = `${req.method} ${req.url} HTTP/1.1\r\n`;
+  // The version as sent: the module refuses any but HTTP/1.1 and 1.0, as the native front does.
+  let head = `${req.method} ${req.url} HTTP/${req.httpVersion}\r\n`;
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     if (!TRANSPORT_HEADERS.has(req.rawHeaders[i].toLowerCase())) head += `${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}\r\n`;
   }
   return Buffer.from(`${head}Content-Length: ${bodyLength}\r\n\r\n`, 'latin1');
 }
 
+// The module's response as node:http writes it: its status, headers in order and body, no Date of
+// Node's own (the service's Date is the service clock's, on the account read only), and
+// Connection: close where the module's bytes say it (an error of the framing layer), after which
+// Node closes the connection.
 function sendBytes(res, bytes) {
   const { status, statusText, headers, body } = parseResponseBytes(bytes);
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length - body.length).toString('latin1');
+  if (/\r\nconnection:[ \t]*close\r\n/i.test(head)) headers.push(['Connection', 'close']);
   res.writeHead(status, statusText, headers.flat());
   res.end(body);
 }
@@ -43,54 +71,171 @@ function sendError(res, code, message) {
   res.end(body);
 }
 
-// One request: its body read under the size limit and the deadline, then answered by the module.
+// One request: its body read under the size limit, then answered by the module. The deadline
+// (head and body together) is node:http's requestTimeout, answered in clientError.
 function serveRequest(runtime, req, res) {
+  res.sendDate = false;
+  const socket = req.socket;
+  pending.set(socket, req);
+  res.once('finish', () => pending.delete(socket));
   const declared = Number(req.headers['content-length'] ?? 0);
-  // A declared body over the limit is refused by the module's own framing check, unread.
-  const peer = req.socket.remoteAddress ?? '127.0.0.1';
-  if (declared > MAX_BODY_BYTES) return sendBytes(res, runtime.answer(requestHead(req, declared), peer));
-  const chunks = [];
-  let received = 0;
-  // Past the deadline: 408 with the error body, then the connection closes (Connection: close).
-  const deadline = setTimeout(() => sendError(res, 408, 'the request body did not arrive in time'), REQUEST_TIMEOUT_MS);
-  req.on('data', (chunk) => {
-    received += chunk.length;
-    if (received <= MAX_BODY_BYTES) chunks.push(chunk);
-  });
-  req.on('end', () => {
-    clearTimeout(deadline);
-    if (res.headersSent) return;
-    // Over the limit (a chunked body): the module answers 413 for the size it was sent.
-    const body = received > MAX_BODY_BYTES ? Buffer.alloc(0) : Buffer.concat(chunks);
-    const head = requestHead(req, received);
+  const peer = socket.remoteAddress ?? '127.0.0.1';
+  const answer = (bytes) => {
+    pending.delete(socket);
     try {
-      sendBytes(res, runtime.answer(received > MAX_BODY_BYTES ? head : Buffer.concat([head, body]), peer));
+      sendBytes(res, runtime.answer(bytes, peer));
     } catch (e) {
       sendError(res, 500, 'internal error');
       process.stderr.write(`${e.message}\n`);
     }
+  };
+  // A declared body over the limit is refused by the module's own framing check, unread.
+  if (declared > MAX_BODY_BYTES) return answer(requestHead(req, declared));
+  const chunks = [];
+  let received = 0;
+  req.on('data', (chunk) => {
+    if (res.headersSent) return;
+    received += chunk.length;
+    chunks.push(chunk);
+    // A chunked body over the limit: 413 as soon as it passes, for the size received; the rest
+    // is never read into memory, and the connection closes.
+    if (received > MAX_BODY_BYTES) {
+      chunks.length = 0;
+      answer(requestHead(req, received));
+    }
   });
-  req.on('error', () => clearTimeout(deadline));
+  req.on('end', () => {
+    if (res.headersSent) return;
+    answer(Buffer.concat([requestHead(req, received), ...chunks]));
+  });
 }
 
+// The module's own answer to the head node:http's parser refused, when its framing checks refuse
+// it too (the native front's status and message, Connection: close); else null. Only the head
+// goes (so no write can happen), and only a refusal of the head itself counts: one saying that
+// the head or the body is incomplete speaks of the packet Node was parsing, not of the request.
+const CUT_SHORT = /the request head is incomplete|the body ends after|the chunked body ends before/;
+function framingError(runtime, packet, peer) {
+  if (!(packet instanceof Uint8Array) || packet.length === 0) return null;
+  const end = Buffer.from(packet.buffer, packet.byteOffset, packet.length).indexOf('\r\n\r\n');
+  const head = end < 0 ? packet : packet.subarray(0, end + 4);
+  try {
+    const answer = runtime.answer(head, peer ?? '127.0.0.1');
+    const { status, body } = parseResponseBytes(answer);
+    const fields = Buffer.from(answer.buffer, answer.byteOffset, answer.length - body.length).toString('latin1');
+    const refused = status >= 400 && /\r\nConnection: close\r\n/.test(fields) && !CUT_SHORT.test(Buffer.from(body).toString('utf8'));
+    return refused ? Buffer.from(answer) : null;
+  } catch {
+    return null;
+  }
+}
+
+// node:http's refusal of a connection's bytes, answered as the native front answers it, once: a
+// request past its deadline 408 (a connection that never sent a byte is closed unanswered), a head
+// over 64 KiB 431; anything else its parser refuses goes to the module's framing checks, which
+// name the problem as natively ("malformed request" when they find none). Then the connection
+// closes, after a moment for the client to read the answer.
+const answered = new WeakSet();
+function answerClientError(runtime, error, socket) {
+  if (answered.has(socket)) return;
+  answered.add(socket);
+  const inFlight = pending.get(socket);
+  if (!socket.writable || socket.bytesRead === 0) return socket.destroy();
+  let bytes;
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    bytes = frontErrorBytes(408, inFlight === undefined ? 'the request did not arrive in time' : 'the request body did not arrive in time');
+  } else if (error.code === 'HPE_HEADER_OVERFLOW') {
+    bytes = frontErrorBytes(431, 'the request head is larger than 65536 bytes');
+  } else {
+    bytes = framingError(runtime, error.rawPacket, socket.remoteAddress) ?? frontErrorBytes(400, 'malformed request');
+  }
+  pending.delete(socket);
+  socket.end(bytes);
+  setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+}
+
+// A connection beyond the limit: 503 with Retry-After: 1 (the native front's words), then closed
+// once the client has read it; it takes no slot, and no request of it reaches the module.
+const refused = new WeakSet();
+function refuseConnection(socket) {
+  refused.add(socket);
+  socket.on('error', () => {});
+  socket.end(frontErrorBytes(503, `the service is at its connection limit (${MAX_CONNECTIONS}); retry shortly`));
+  setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+}
+
+/** A start that failed, as the native launcher rejects it (native_process.js): its reason as the program's last line, its exit code. */
+function startError(program, reason, exitCode, log) {
+  const line = `${program}: ${reason}`;
+  // A command-line problem: the program's usage follows, as natively (the CLI shows its own).
+  const stderr = exitCode === 2 ? `${line}\nusage: ${program} (the launcher's options)\n` : `${line}\n`;
+  log(stderr);
+  const error = new Error(line);
+  error.exitCode = exitCode;
+  error.signal = null;
+  error.stderr = stderr;
+  return error;
+}
+
+// The native programs' command-line problems (their exit 2), as the module words them; every
+// other reason it cannot start (the fixture's, above all) is the native exit 1.
+const COMMAND_LINE_PROBLEM = /^(--|unexpected argument|unknown option|give the store key|the store key is required)|needs a value$/;
+
 /**
- * Serves `runtime` on host:port; resolves the launcher's handle { url, pid (this process's),
- * exited, running(), kill(), stop() }. `program` prefixes its log lines.
+ * The runtime, started as `EmulatedRuntime.start(settings)`; a start it refuses rejects as the
+ * native program's would, its fixture named as the caller named it (`fixtureName`).
+ */
+async function startRuntime(settings, { program, fixtureName, log }) {
+  try {
+    return await EmulatedRuntime.start(settings);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (message.startsWith(`fixture ${FIXTURE_FILE}: `)) {
+      throw startError(program, `fixture ${fixtureName}: ${message.slice(`fixture ${FIXTURE_FILE}: `.length)}`, 1, log);
+    }
+    throw startError(program, message, COMMAND_LINE_PROBLEM.test(message) ? 2 : 1, log);
+  }
+}
+
+const SIGNALS = Object.keys(constants.signals);
+
+/**
+ * Serves `runtime` on host:port; resolves the launcher's handle { url, pid (null: it runs in this
+ * process), exited, running(), kill(), stop() }. `program` prefixes its log lines.
  */
 async function serve(runtime, { host, port, program, log, signal, keepAlive, describe, exposed = false }) {
-  const server = http.createServer({ maxHeaderSize: 64 * 1024, requestTimeout: 0, headersTimeout: REQUEST_TIMEOUT_MS });
-  server.maxConnections = MAX_CONNECTIONS;
-  server.on('request', (req, res) => serveRequest(runtime, req, res));
-  server.on('clientError', (error, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const [code, message] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'the request head is larger than 65536 bytes'] : [400, 'malformed request'];
-    const body = errorBody(code, message);
-    socket.end(`HTTP/1.1 ${code} ${http.STATUS_CODES[code]}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+  const server = http.createServer({
+    maxHeaderSize: 64 * 1024,
+    headersTimeout: REQUEST_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    connectionsCheckingInterval: DEADLINE_CHECK_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // The native front takes a request without Host (the Host allowlist is the module's).
+    requireHostHeader: false,
   });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, resolve);
+  server.maxRequestsPerSocket = KEEP_ALIVE_MAX_REQUESTS;
+  let connections = 0;
+  server.on('connection', (socket) => {
+    if (connections >= MAX_CONNECTIONS) return refuseConnection(socket);
+    connections += 1;
+    socket.once('close', () => {
+      connections -= 1;
+    });
   });
+  server.on('request', (req, res) => {
+    if (refused.has(req.socket)) return;
+    serveRequest(runtime, req, res);
+  });
+  server.on('clientError', (error, socket) => answerClientError(runtime, error, socket));
+  try {
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, resolve);
+    });
+  } catch {
+    await runtime.close();
+    throw startError(program, `cannot listen on ${host}:${port}`, 1, log);
+  }
   if (!keepAlive) server.unref();
   const address = server.address();
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -107,7 +252,9 @@ async function serve(runtime, { host, port, program, log, signal, keepAlive, des
     resolveExit = resolve;
   });
   let stopping = null;
-  const stop = () => {
+  // How it ended, as for the native program: { code: 0 } stopped (stop(), SIGTERM, SIGINT, which
+  // the native program takes as a stop), else { signal }. Either way its connections are cut.
+  const end = (ending) => {
     stopping ??= (async () => {
       await new Promise((resolve) => {
         server.close(resolve);
@@ -115,21 +262,25 @@ async function serve(runtime, { host, port, program, log, signal, keepAlive, des
       });
       await runtime.close();
       running = false;
-      log(`${program}: stopped\n`);
-      resolveExit({ code: 0, signal: null });
+      if (ending.signal === null) log(`${program}: stopped\n`);
+      resolveExit(ending);
       await exited;
     })();
     return stopping;
   };
+  const stop = () => end({ code: 0, signal: null });
   signal?.addEventListener('abort', () => stop(), { once: true });
   return {
     url,
-    pid: process.pid,
+    pid: null,
     exited,
     running: () => running,
-    kill: () => {
+    kill: (sent = 'SIGTERM') => {
+      if (typeof sent !== 'string' || !SIGNALS.includes(sent)) {
+        throw new TypeError(`kill: unknown signal ${String(sent)} (one of ${SIGNALS.join(', ')})`);
+      }
       if (!running || stopping !== null) return false;
-      stop();
+      end(sent === 'SIGTERM' || sent === 'SIGINT' ? { code: 0, signal: null } : { code: null, signal: sent });
       return true;
     },
     stop,
@@ -154,19 +305,30 @@ export async function startWasmService(options) {
   refuseDatabase(options.db, 'loyalty_service');
   const { args, fixture } = serviceArguments({ ...options, db: undefined }, { caller, extra: options.args ?? [] });
   const log = logOf(options);
-  const files = fixture === undefined ? {} : { '/fixture.json': await fixtureText(fixture, caller) };
-  const runtime = await EmulatedRuntime.start({
+  const program = 'loyalty_service';
+  // The fixture as the caller named it, in the messages that name it.
+  const fixtureName = typeof fixture === 'string' ? fixture : fixture instanceof URL ? fixture.href : '(the fixture object)';
+  let files = {};
+  if (fixture !== undefined) {
+    try {
+      files = { [FIXTURE_FILE]: await fixtureText(fixture, caller) };
+    } catch (e) {
+      if (e instanceof TypeError) throw e;
+      throw startError(program, `fixture ${fixtureName}: cannot read fixture ${fixtureName}`, 1, log);
+    }
+  }
+  const runtime = await startRuntime({
     kind: 'service',
-    args: [...args, ...(fixture === undefined ? [] : ['--fixture', '/fixture.json'])],
+    args: [...args, ...(fixture === undefined ? [] : ['--fixture', FIXTURE_FILE])],
     files,
     nowMs: Date.now,
     onLog: (line) => log(`${line}\n`),
-  });
+  }, { program, fixtureName, log });
   const delay = options.processingDelay ?? ((options.mode ?? 'sandbox') === 'sandbox' ? 900 : 0);
   return serve(runtime, {
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
-    program: 'loyalty_service',
+    program,
     log,
     signal: options.signal,
     keepAlive: options.keepAlive,
@@ -180,13 +342,13 @@ export async function startWasmHub(options, args) {
   const log = logOf(options);
   const hostIndex = args.indexOf('--host');
   const portIndex = args.indexOf('--port');
-  const runtime = await EmulatedRuntime.start({
+  const runtime = await startRuntime({
     kind: 'hub',
     args,
     secret: options.storeKey,
     nowMs: Date.now,
     onLog: (line) => log(`${line}\n`),
-  });
+  }, { program: 'loyalty_hub', fixtureName: null, log });
   return serve(runtime, {
     host: hostIndex >= 0 ? args[hostIndex + 1] : '127.0.0.1',
     port: portIndex >= 0 ? Number(args[portIndex + 1]) : 0,
