@@ -5,12 +5,13 @@
 // tests/consumer/.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { constants, openSync } from 'node:fs';
+import { constants, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 
 import { ServiceBinaryError, serviceBinaryPath, startLocalService } from '../../../web/local/service/local_service.js';
 import { firstLine, groupMembers } from '../../consumer/consumer_project.js';
+import { fencedBlocks } from '../../consumer/readme/readme_blocks.js';
 import { account, fixture, fixturePath, root, scratchDir, serviceBinary, waitFor } from '../../service/harness.js';
 import { assertShippedBinaryBuilt, shippedBinary } from './shipped_binary.js';
 
@@ -262,4 +263,28 @@ test('signal: aborted while the service hangs starting, the start rejects with i
   stopper.abort();
   assert.deepEqual(await service.exited, { code: 0, signal: null });
   await assert.rejects(startLocalService({ binary: serviceBinary(), signal: stopper.signal }), { name: 'AbortError' });
+});
+
+test("docs/service.md's Vitest set-up (globalSetup, inject) runs as written", { timeout: 120_000 }, () => {
+  const markdown = readFileSync(path.join(root, 'docs/service.md'), 'utf8');
+  const heading = markdown.slice(0, markdown.indexOf('Vitest, one service for the whole run')).split('\n').length;
+  const block = fencedBlocks(markdown).find((b) => b.info === 'js' && b.line > heading);
+  // One block, three files, each after a comment naming it.
+  const parts = block.code.split(/^\/\/ (\S+\.js)\n/m);
+  assert.deepEqual(parts.filter((_, i) => i % 2 === 1), ['vitest.config.js', 'test/local-service.js', 'test/checkout.test.js']);
+  const project = path.join(scratch.dir, 'vitest-project');
+  mkdirSync(path.join(project, 'test'), { recursive: true });
+  mkdirSync(path.join(project, 'node_modules'));
+  for (let i = 1; i < parts.length; i += 2) writeFileSync(path.join(project, parts[i]), parts[i + 1]);
+  writeFileSync(path.join(project, 'package.json'), '{ "type": "module", "private": true }\n');
+  symlinkSync(root, path.join(project, 'node_modules/loyalty-qualifier'));
+  symlinkSync(path.join(root, 'node_modules/vitest'), path.join(project, 'node_modules/vitest'));
+  const run = spawnSync(process.execPath, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run'], {
+    cwd: project,
+    encoding: 'utf8',
+    timeout: 100_000,
+    env: { ...process.env, LQ_SERVICE_BIN: serviceBinary(), CI: '1' },
+  });
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /1 passed/);
 });
