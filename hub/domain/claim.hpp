@@ -68,6 +68,9 @@ struct claim {
   int64_t expires_at_ms = 0;
   std::optional<int64_t> settled_at_ms;  // spent or released
   std::optional<int64_t> billed_at_ms;   // spent: when the service billed it (its clock)
+  /// A points claim: the as_of of the newest balance it was granted against (the service's
+  /// clock), before which it cannot have been billed; nullopt for a reward (or an older hub's).
+  std::optional<int64_t> balance_as_of_ms;
 
   /// The state as of `now_ms`: a held claim at or past expires_at is expired.
   claim_state state_at(int64_t now_ms) const;

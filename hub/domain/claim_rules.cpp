@@ -1,5 +1,7 @@
 #include "hub/domain/claim_rules.hpp"
 
+#include "lq/time/instant.hpp"
+
 namespace lq::hub {
 
 const char* code_of(refusal_reason reason) {
@@ -104,6 +106,7 @@ claim_decision decide_claim(const claim_request& request, const std::optional<cl
   granted.claimed_at_ms = now_ms;
   granted.ttl_ms = request.ttl_ms.value_or(default_ttl_ms);
   granted.expires_at_ms = now_ms + granted.ttl_ms;
+  if (decision.points) granted.balance_as_of_ms = decision.points->newest.as_of_ms;
   decision.what = claim_decision::outcome::granted;
   decision.answer = granted;
   return decision;
@@ -118,10 +121,28 @@ std::optional<error> service_time_problem(const char* name, int64_t at_ms, int64
                         "(its clock, never a kiosk's)"};
 }
 
+std::optional<error> billing_time_problem(const claim& stored, int64_t billed_at_ms) {
+  if (!stored.balance_as_of_ms || billed_at_ms >= *stored.balance_as_of_ms) return std::nullopt;
+  const int64_t as_of = *stored.balance_as_of_ms;
+  return error{400, "billed_at " + format_rfc3339_ms(instant_from_unix_ms(billed_at_ms)) +
+                        " is before " + format_rfc3339_ms(instant_from_unix_ms(as_of)) +
+                        ", the balance_as_of the claim of basket " + stored.basket.basket_id +
+                        " was granted against: an order is billed after its claim, so billed_at "
+                        "must be the loyalty service's time of a read made after the billing (its "
+                        "clock, never a kiosk's)"};
+}
+
 settle_decision decide_settlement(const claim& stored, settlement how,
                                   std::optional<int64_t> billed_at_ms, int64_t now_ms) {
   settle_decision decision;
   decision.answer = stored;
+  if (how == settlement::spend && billed_at_ms) {
+    decision.problem = billing_time_problem(stored, *billed_at_ms);
+    if (decision.problem) {
+      decision.what = settle_decision::outcome::invalid;
+      return decision;
+    }
+  }
   const claim_state done = how == settlement::spend ? claim_state::spent : claim_state::released;
   if (stored.state == done) {
     decision.what = settle_decision::outcome::repeated;

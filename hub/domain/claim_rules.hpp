@@ -15,7 +15,9 @@
 //   at most kMaxServiceClockLeadMs ahead of the hub's clock: a time further ahead is no service's
 //   time (a kiosk's clock, or year 9999) and is refused with a 400 naming the field;
 // - a held claim is spent (billed with its offer) or released (refused, or billed without it);
-//   settling again the same way repeats the answer, the other way is refused.
+//   settling again the same way repeats the answer, the other way is refused; a points claim's
+//   spend billed before the balance it was granted against (both the service's clock) is no
+//   billing of it (400, billed_at): counted inside that balance, it would free its points twice.
 #pragma once
 
 #include <cstdint>
@@ -113,15 +115,21 @@ std::optional<error> service_time_problem(const char* name, int64_t at_ms, int64
 
 enum class settlement { spend, release };
 
+/// The 400 of a spend of `stored` billed at `billed_at_ms` before the balance the claim was
+/// granted against (balance_as_of_ms; both the service's clock, so no skew): an order is billed
+/// after its claim; nullopt when it is not, or when the claim has no such balance (a reward).
+std::optional<error> billing_time_problem(const claim& stored, int64_t billed_at_ms);
+
 struct settle_decision {
-  enum class outcome { settled, repeated, refused };
+  enum class outcome { settled, repeated, refused, invalid };
   outcome what = outcome::refused;
   claim answer;  // settled: the claim to store; else the stored one
   std::optional<refusal_reason> reason;
+  std::optional<error> problem;  // invalid: the 400 (billing_time_problem), nothing changed
 };
 
-/// Settles `stored` at `now_ms`: spend (`billed_at_ms`: when the service billed it, default now)
-/// or release.
+/// Settles `stored` at `now_ms`: spend (`billed_at_ms`: when the service billed it, default now;
+/// invalid when billing_time_problem says so, whatever the claim's state) or release.
 settle_decision decide_settlement(const claim& stored, settlement how,
                                   std::optional<int64_t> billed_at_ms, int64_t now_ms);
 

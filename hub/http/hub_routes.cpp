@@ -109,6 +109,9 @@ void settle_route(httplib::Server& server, const char* path, settlement how,
           res, error{404, "no claim for basket " + body->basket.basket_id + " of user " +
                               body->basket.user_id + " of merchant " + body->basket.merchant_id});
     }
+    if (decision->what == settle_decision::outcome::invalid) {
+      return send_error(res, *decision->problem);
+    }
     if (decision->what == settle_decision::outcome::refused) {
       return front::send_json(res, 409, render_settle_refusal(*decision, now), kJson);
     }

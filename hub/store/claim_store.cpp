@@ -8,8 +8,8 @@ using front::statement;
 
 constexpr const char* kColumns =
     "SELECT merchant_id, user_id, basket_id, kiosk_id, reward_id, points_product_id, points, "
-    "points_experience_id, state, claimed_at, ttl_ms, expires_at, settled_at, billed_at "
-    "FROM claims ";
+    "points_experience_id, state, claimed_at, ttl_ms, expires_at, settled_at, billed_at, "
+    "balance_as_of FROM claims ";
 
 claim_state state_of(const std::string& text) {
   if (text == "spent") return claim_state::spent;
@@ -36,6 +36,7 @@ claim read_claim(const statement& row) {
   c.expires_at_ms = row.integer(11);
   c.settled_at_ms = optional_integer(row, 12);
   c.billed_at_ms = optional_integer(row, 13);
+  c.balance_as_of_ms = optional_integer(row, 14);
   return c;
 }
 
@@ -120,7 +121,8 @@ void claim_store::insert(const claim& c) {
   db_.prepare(
          "INSERT INTO claims (merchant_id, user_id, basket_id, kiosk_id, reward_id, "
          "points_product_id, points, points_experience_id, state, claimed_at, ttl_ms, expires_at, "
-         "settled_at, billed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+         "settled_at, billed_at, balance_as_of) "
+         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
       .bind(1, c.basket.merchant_id)
       .bind(2, c.basket.user_id)
       .bind(3, c.basket.basket_id)
@@ -135,6 +137,7 @@ void claim_store::insert(const claim& c) {
       .bind(12, c.expires_at_ms)
       .bind(13, c.settled_at_ms)
       .bind(14, c.billed_at_ms)
+      .bind(15, c.balance_as_of_ms)
       .run();
 }
 

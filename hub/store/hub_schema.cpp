@@ -44,6 +44,10 @@ CREATE TABLE balances (
   PRIMARY KEY (merchant_id, user_id, points_experience_id)
 ) WITHOUT ROWID;
 )sql",
+    // 2: a points claim's floor for its billed_at: the as_of of the balance it was granted against.
+    R"sql(
+ALTER TABLE claims ADD COLUMN balance_as_of INTEGER;  -- the loyalty service's clock
+)sql",
 };
 
 static_assert(sizeof kMigrations / sizeof kMigrations[0] == kHubSchemaVersion,

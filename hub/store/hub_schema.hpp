@@ -7,7 +7,7 @@
 namespace lq::hub {
 
 /// The schema version this build writes.
-constexpr int kHubSchemaVersion = 1;
+constexpr int kHubSchemaVersion = 2;
 
 /// Migrates `db` to kHubSchemaVersion; returns the version the file had (0: new).
 int migrate_hub(front::database& db);

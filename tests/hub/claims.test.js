@@ -2,9 +2,10 @@
 // granted once, a retry answered the same, release and spend, expiry, points held against the
 // newest balance, the store key (once per request, and a brake on clients that keep sending a wrong
 // one), bodies declared JSON, bad input naming the field, a loyalty-service time far ahead of the
-// hub's clock refused, a guest's claims listed up to a cap (and said to be cut), a guest's live
-// claims and points experiences bounded, a SIGKILL that loses no acknowledged claim, and 64
-// kiosks racing for one reward.
+// hub's clock refused, a spend billed before the balance its claim was granted against refused, a
+// guest's claims listed up to a cap (and said to be cut), a guest's live claims and points
+// experiences bounded, a SIGKILL that loses no acknowledged claim, and 64 kiosks racing for one
+// reward.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -317,6 +318,31 @@ test('a guest keeps balances of at most 16 points experiences: a 17th is refused
   assert.equal(list.body.truncated, false);
   assert.equal(list.body.points.find((p) => p.points_experience_id === 'pe_3').held, 200);
   assert.ok(list.text.length < 8 * 1024, `a bounded answer: ${list.text.length} bytes`);
+});
+
+test('a points spend billed before the balance its claim was granted against is refused, naming billed_at, and the points stay held', async () => {
+  const guest = (basket, extra = {}) => ({ ...pointsClaim(basket), user_id: 'u_backdated', points: 300, ...extra });
+  const claimed = await hubCall(hub, 'POST', '/hub/claims', { body: guest('back-1') });
+  assert.equal(claimed.status, 201, claimed.text);
+  const spend = (billedAt) => hubCall(hub, 'POST', '/hub/claims/spend', { body: { ...basketOf('back-1'), user_id: 'u_backdated', billed_at: billedAt } });
+  for (const billedAt of ['1970-01-01T00:00:00Z', '2026-11-24T13:14:59.999Z']) {
+    const refused = await spend(billedAt);
+    assert.equal(refused.status, 400, refused.text);
+    assert.ok(refused.body.message.startsWith(`billed_at ${billedAt} is before 2026-11-24T13:15:00Z, the balance_as_of the claim of basket back-1 was granted against: an order is billed after its claim`), refused.text);
+  }
+  // The same points are not granted twice against the same balance report.
+  const twice = await hubCall(hub, 'POST', '/hub/claims', { body: guest('back-2') });
+  assert.equal(twice.status, 409, twice.text);
+  assert.equal(twice.body.reason, 'INSUFFICIENT_POINTS');
+  // Billed after that balance, a spend is taken, and still counts against it.
+  const billed = await spend('2026-11-24T13:16:00Z');
+  assert.equal(billed.status, 200, billed.text);
+  assert.equal(billed.body.claim.state, 'spent');
+  assert.equal((await hubCall(hub, 'POST', '/hub/claims', { body: guest('back-3') })).body.reason, 'INSUFFICIENT_POINTS');
+  // A balance report older than the one the hub has is not the newest: it changes nothing.
+  const old = await hubCall(hub, 'POST', '/hub/claims', { body: guest('back-4', { balance: 1_000_000, balance_as_of: '1970-01-01T00:00:00Z' }) });
+  assert.equal(old.status, 409, old.text);
+  assert.deepEqual([old.body.points.balance, old.body.points.balance_as_of, old.body.points.held], [450, '2026-11-24T13:15:00Z', 300]);
 });
 
 test('a body over the service\'s 1 MiB limit is 413, as the service answers it', async () => {

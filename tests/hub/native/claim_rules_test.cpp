@@ -215,3 +215,41 @@ TEST_CASE(
   CHECK(decide_claim(r, stored, {}, r.balance, kTtl, kNow, full).what ==
         claim_decision::outcome::repeated);
 }
+
+TEST_CASE(
+    "a points claim's spend billed before the balance it was granted against is invalid, naming "
+    "billed_at, whatever the claim's state; at or after it, it is taken; a reward has no floor",
+    "[claim_rules]") {
+  // Granted against the newest balance, here another kiosk's, newer than the claim's own report.
+  const claim_request r = points_claim("b1", 300, 450, kNow - 60'000);
+  const claim_decision d =
+      decide_claim(r, std::nullopt, {}, balance_report{450, kNow - 30'000}, kTtl, kNow, {});
+  REQUIRE(d.what == claim_decision::outcome::granted);
+  const claim held = *d.answer;
+  CHECK(held.balance_as_of_ms == kNow - 30'000);
+  const settle_decision epoch = decide_settlement(held, settlement::spend, 0, kNow + 10);
+  CHECK(epoch.what == settle_decision::outcome::invalid);
+  REQUIRE(epoch.problem);
+  CHECK(epoch.problem->code == 400);
+  CHECK(epoch.problem->message.rfind(
+            "billed_at 1970-01-01T00:00:00Z is before 2027-01-15T07:59:30Z, the balance_as_of the "
+            "claim of basket b1 was granted against",
+            0) == 0);
+  CHECK(epoch.answer.state == claim_state::held);
+  CHECK(decide_settlement(held, settlement::spend, kNow - 30'001, kNow + 10).what ==
+        settle_decision::outcome::invalid);
+  // The same time as the balance (a fixed service clock) is taken: the tie the balance shows.
+  const settle_decision same = decide_settlement(held, settlement::spend, kNow - 30'000, kNow + 10);
+  CHECK(same.what == settle_decision::outcome::settled);
+  CHECK(same.answer.billed_at_ms == kNow - 30'000);
+  // A repeat with a billing before the balance is the same bad body: 400, never a 200.
+  CHECK(decide_settlement(same.answer, settlement::spend, 0, kNow + 20).what ==
+        settle_decision::outcome::invalid);
+  // A release carries no billed_at; a reward's billed_at counts for nothing: neither has a floor.
+  CHECK(decide_settlement(held, settlement::release, std::nullopt, kNow + 10).what ==
+        settle_decision::outcome::settled);
+  const claim reward = granted(reward_claim("b2"));
+  CHECK_FALSE(reward.balance_as_of_ms);
+  CHECK(decide_settlement(reward, settlement::spend, 0, kNow + 10).what ==
+        settle_decision::outcome::settled);
+}

@@ -241,3 +241,45 @@ TEST_CASE(
   CHECK(view.points.front().points_experience_id == "pe_1");  // pe_0, reported first, is cut
   CHECK(view.points.back().points_experience_id == "pe_legacy");
 }
+
+TEST_CASE(
+    "a points claim keeps the balance it was granted against: its spend billed before it is "
+    "invalid, also after reopening; a claim of a schema 1 file has no floor",
+    "[claim_service]") {
+  temp_dir dir;
+  const std::string path = dir.file("hub.db");
+  int64_t now = 1'000'000;
+  claim_request points;
+  points.basket = {"m_1", "u_1", "p1"};
+  points.kiosk_id = "kiosk-1";
+  points.offer.points_product_id = "pp_1";
+  points.offer.points = 300;
+  points.offer.points_experience_id = "pe_1";
+  points.balance = balance_report{450, 900'000};
+  {
+    hub_files files(path);
+    migrate_hub(files.writer);
+    claim_service claims(files.writer, files.reader, kTtl, [&] { return now; });
+    REQUIRE(claims.claim(points).what == claim_decision::outcome::granted);
+    // The file as schema 1 wrote it: no balance_as_of column; a claim stored then.
+    files.writer.exec(
+        "ALTER TABLE claims DROP COLUMN balance_as_of; UPDATE hub_schema_version SET version = 1");
+  }
+  hub_files files(path);
+  CHECK(migrate_hub(files.writer) == 1);
+  claim_service claims(files.writer, files.reader, kTtl, [&] { return now; });
+  points.basket.basket_id = "p2";
+  points.balance = balance_report{900, 950'000};
+  REQUIRE(claims.claim(points).what == claim_decision::outcome::granted);
+  const std::optional<settle_decision> before =
+      claims.settle({"m_1", "u_1", "p2"}, settlement::spend, 949'999);
+  REQUIRE(before);
+  CHECK(before->what == settle_decision::outcome::invalid);
+  CHECK(claims.guest({"m_1", "u_1"}).points.at(0).held == 600);  // both still held
+  const std::optional<settle_decision> old =
+      claims.settle({"m_1", "u_1", "p1"}, settlement::spend, 899'999);
+  REQUIRE(old);
+  CHECK(old->what == settle_decision::outcome::settled);
+  CHECK(claims.settle({"m_1", "u_1", "p2"}, settlement::spend, 950'000)->what ==
+        settle_decision::outcome::settled);
+}
