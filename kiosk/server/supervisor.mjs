@@ -85,7 +85,8 @@ export function createSupervisor(launchOptions, { name = 'service', launch: laun
         const started = await launchProcess({ ...launchOptions, signal: attempt.controller.signal });
         service = started;
         state = 'running';
-        log(`${name}: ${started.url} (pid ${started.pid})`);
+        // The wasm runtime runs in this process: no pid of its own.
+        log(`${name}: ${started.url} (${started.pid === null ? 'in this process' : `pid ${started.pid}`})`);
         started.exited.then(({ code, signal }) => {
           if (service !== started) return;
           service = null;
