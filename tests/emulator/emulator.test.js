@@ -3,7 +3,8 @@
 // relies on: the routes and their errors, the clock that lands a purchase, reset() and close(),
 // the hub's store key and claims.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -147,7 +148,16 @@ describe('createEmulator', () => {
   });
 
   test('options are checked: a fixture the service refuses names its path', async () => {
-    await assert.rejects(createEmulator({ fixture: { merchants: [{ id: 'm' }] } }), /merchants\[0\]/);
+    await assert.rejects(createEmulator({ fixture: { merchants: [{ id: 'm' }] } }), (e) => {
+      assert.match(e.message, /^fixture \(the fixture object\): .*merchants\[0\]/);
+      return true;
+    });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'lq-fixture-')), 'bad fixture.json');
+    writeFileSync(file, JSON.stringify({ users: 'nobody' }));
+    await assert.rejects(createEmulator({ fixture: file }), (e) => {
+      assert.equal(e.message, `fixture ${file}: users must be an array`);
+      return true;
+    });
     await assert.rejects(createEmulator({ mode: 'staging' }), TypeError);
     await assert.rejects(createEmulator({ now: 'soon' }), TypeError);
   });

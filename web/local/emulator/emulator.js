@@ -36,15 +36,23 @@ export async function createEmulator(options = {}) {
   // seeded of this fixture at build time when it made one (seeded_image.js), else seeds it.
   const text = fixtureText(fixture, caller);
   const image = wasm === undefined ? seededImage(text) : Promise.resolve(null);
-  return EmulatedRuntime.start({
-    kind: 'service',
-    args: image.then((seeded) => (seeded === null ? [...args, '--fixture', FIXTURE_FILE] : args)),
-    files: Promise.all([text, image]).then(([json, seeded]) => (seeded === null ? { [FIXTURE_FILE]: json } : {})),
-    image,
-    nowMs,
-    wasm,
-    onLog,
-  });
+  try {
+    return await EmulatedRuntime.start({
+      kind: 'service',
+      args: image.then((seeded) => (seeded === null ? [...args, '--fixture', FIXTURE_FILE] : args)),
+      files: Promise.all([text, image]).then(([json, seeded]) => (seeded === null ? { [FIXTURE_FILE]: json } : {})),
+      image,
+      nowMs,
+      wasm,
+      onLog,
+    });
+  } catch (e) {
+    // The seeder names the file it read in the module's memory: name the fixture as it was given.
+    const prefix = `fixture ${FIXTURE_FILE}: `;
+    if (!(e instanceof Error) || !e.message.startsWith(prefix)) throw e;
+    const name = typeof fixture === 'string' ? fixture : fixture instanceof URL ? fixture.href : '(the fixture object)';
+    throw new Error(`fixture ${name}: ${e.message.slice(prefix.length)}`, { cause: e });
+  }
 }
 
 /**
