@@ -292,3 +292,16 @@ test('the wasm runtime has no process of its own: pid null; kill() ends it as th
   await stopped.stop();
   assert.deepEqual(await stopped.exited, { code: 0, signal: null });
 });
+
+test('without onStderr the wasm runtime writes nothing to the process\'s stderr, as the native launcher', async () => {
+  const code = `
+    const { startLocalService } = await import(${JSON.stringify(path.join(root, 'web/local/service/local_service.js'))});
+    const service = await startLocalService({ runtime: 'wasm', accessLog: '-' });
+    await (await fetch(service.url + '/api/account')).arrayBuffer();
+    await service.stop();
+    console.log('done');`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout.trim(), 'done');
+  assert.equal(run.stderr, '');
+});

@@ -287,8 +287,10 @@ async function serve(runtime, { host, port, program, log, signal, keepAlive, des
   };
 }
 
+// The runtime's log (its start-up report, access lines) goes to onStderr when given, else
+// nowhere, as the native launcher treats its child's stderr.
 function logOf(options) {
-  return options.onStderr ?? ((text) => process.stderr.write(text));
+  return options.onStderr ?? (() => {});
 }
 
 function refuseDatabase(db, program) {
