@@ -8,6 +8,7 @@
 // at that moment: every tab and process on one outbox decides alike. An aborted options.signal
 // places nothing when it comes before the order is written, and takes nothing back after.
 // HybridQualifier owns one OrderCheckout (internal module).
+import { QualifyError } from '../../engine/qualify_error.js';
 import { sameJson } from '../storage/json_equality.js';
 import { checkBasketId, newBasketId } from './basket_id.js';
 import { recordFirstAttempt } from './order_attempt.js';
@@ -60,7 +61,19 @@ export class OrderCheckout {
     if (me === null && credentials === null) throw ownerUnknown();
     // Not known yet: kept with the orders placed with the same merchant key and token.
     const owner = me?.owner ?? (await unresolvedOwnerOf(credentials));
-    const placed = await this.#replay.exclusive(owner, async (lease) => {
+    let placed = { again: true };
+    // Decided again (at most twice more) when the lock was lost before the order was written.
+    for (let tries = 0; placed.again && tries < 3; ++tries) placed = await this.#place({ owner, me, credentials, body, offer, basketId, options });
+    if (placed.again) throw notPlaced(new Error('the lock of the guest\'s orders was lost three times while checkout decided'));
+    if (placed.written) return this.#decideAgain(placed.written, { me, credentials, offer });
+    return placed.outcome ?? this.#replay.one(placed.existing);
+  }
+
+  // One decision under the guest's lock: { outcome } once the order is written and decided,
+  // { existing } for a pending order of another owner with this basket id, { written } when the
+  // lock was lost after the write, { again } when it was lost before.
+  async #place({ owner, me, credentials, body, offer, basketId, options }) {
+    const taking = this.#replay.exclusive(owner, async (lease) => {
       if (options.signal?.aborted) throw options.signal.reason; // aborted while it waited for the lock
       let orders;
       let existing;
@@ -88,6 +101,12 @@ export class OrderCheckout {
         await this.#holds.claims?.release(order).catch(() => {});
         throw options.signal.reason;
       }
+      // The lock lost while it decided (this process stopped past its lease): another holder may
+      // have promised the same offer meanwhile. Nothing written yet: decided again from the start.
+      if (order.offer !== null && !(await lease.held().catch(() => false))) {
+        await this.#holds.claims?.release(order).catch(() => {});
+        return { again: true };
+      }
       try {
         // Written before it is sent: from now on it is never lost, whatever happens to the answer.
         await this.#outbox.put(order);
@@ -102,8 +121,10 @@ export class OrderCheckout {
       if (order.offer !== null && !(await lease.held().catch(() => false))) return { written: order };
       return { outcome: await this.#decideQuietly(order, lease, true) };
     });
-    if (placed.written) return this.#decideAgain(placed.written, { me, credentials, offer });
-    return placed.outcome ?? this.#replay.one(placed.existing);
+    // The lock itself could not be taken (its folder unwritable, full): nothing placed.
+    return taking.catch((e) => {
+      throw e instanceof QualifyError || (options.signal?.aborted && e === options.signal.reason) ? e : notPlaced(e);
+    });
   }
 
   // `order`, written with its offer after this checkout's lock was lost, under the lock again: the

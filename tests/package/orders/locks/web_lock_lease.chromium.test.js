@@ -111,3 +111,25 @@ test('a replay turn of one tab never queues ahead of a checkout waiting in anoth
   assert.equal(await holding.evaluate(() => localStorage.getItem('ran')), ' checkout turn');
   await context.close();
 });
+
+test('a holder hung in a tab holds back the same tab\'s next caller for a lease or two at most', { timeout: 120_000 }, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  const outcome = await page.evaluate(async () => {
+    const { webLock } = await import('/web/offline/orders/outbox/outbox_lock.js');
+    const lock = webLock('loyalty-qualifier-outbox:same-tab', { staleMs: 500 });
+    let hungLease = null;
+    await new Promise((granted) => {
+      lock.exclusive(async (lease) => {
+        hungLease = lease;
+        granted();
+        await new Promise(() => {}); // hung
+      });
+    });
+    const next = await lock.exclusive(async (lease) => ({ held: await lease.held() }));
+    return { next, hungHeld: await hungLease.held() };
+  });
+  assert.deepEqual(outcome, { next: { held: true }, hungHeld: false });
+  await context.close();
+});

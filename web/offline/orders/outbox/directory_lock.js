@@ -203,6 +203,9 @@ async function acquire(path, parent, staleMs, { background = false, stepBack = (
           break;
         } catch (e) {
           if (e.code === 'ENOENT' || e.code === 'EEXIST') continue;
+          // Not named (a full disk, a file size limit): the directory made is removed, so that
+          // nobody waits a lease for a lock nobody holds.
+          await removeLock(fs, path, `${unique()}.unnamed`).catch(() => {});
           throw e;
         }
       }

@@ -7,8 +7,10 @@
 export const KEPT_LEASE = Object.freeze({ held: async () => true });
 
 /**
- * `{ exclusive(fn, { background }), foregroundWaiting() }`: runs fn(KEPT_LEASE) once every earlier
- * holder is done, foreground callers first, each kind in the order it came.
+ * `{ exclusive(fn, { background, waitMs, beside }), foregroundWaiting() }`: runs fn(KEPT_LEASE)
+ * once every earlier holder is done, foreground callers first, each kind in the order it came. A
+ * caller that waited `waitMs` (default: no bound) stops waiting and resolves beside() instead: a
+ * holder of this realm that never ends holds back no other caller longer than that.
  */
 export function inProcessLock() {
   let busy = false;
@@ -16,13 +18,29 @@ export function inProcessLock() {
   const next = () => {
     const turn = waiting.foreground.shift() ?? waiting.background.shift();
     if (turn === undefined) busy = false;
-    else turn();
+    else turn(true);
   };
   return {
     /** Whether a caller in the foreground waits for this lock now. */
     foregroundWaiting: () => waiting.foreground.length > 0,
-    async exclusive(fn, { background = false } = {}) {
-      if (busy) await new Promise((resolve) => waiting[background ? 'background' : 'foreground'].push(resolve));
+    async exclusive(fn, { background = false, waitMs = Infinity, beside = null } = {}) {
+      if (busy) {
+        const list = waiting[background ? 'background' : 'foreground'];
+        let timer = null;
+        const given = await new Promise((resolve) => {
+          list.push(resolve);
+          if (Number.isFinite(waitMs)) {
+            timer = setTimeout(() => {
+              const at = list.indexOf(resolve);
+              if (at < 0) return;
+              list.splice(at, 1);
+              resolve(false);
+            }, waitMs);
+          }
+        });
+        clearTimeout(timer);
+        if (!given) return beside();
+      }
       busy = true;
       try {
         return await fn(KEPT_LEASE);
@@ -41,22 +59,28 @@ export const STEPPED_BACK = Symbol('stepped back');
  * { lease, release() }, or STEPPED_BACK when a background taker saw stepBack() true while it
  * waited), after this realm's earlier callers through `queue` (an inProcessLock): a background
  * turn still waiting for the shared lock lets a foreground caller of this realm go first, then
- * queues again.
+ * queues again. With `waitMs`, a caller that waited that long in the realm's queue (its holder
+ * hung) goes to the shared lock beside it, whose own lease then decides.
  */
-export async function queuedExclusive(queue, take, fn, { background = false } = {}) {
+export async function queuedExclusive(queue, take, fn, { background = false, waitMs = Infinity } = {}) {
+  const underShared = async (inBackground, stepBack) => {
+    const taken = await take(inBackground, stepBack);
+    if (taken === STEPPED_BACK) return STEPPED_BACK;
+    try {
+      return { value: await fn(taken.lease) };
+    } finally {
+      // A release that fails leaves the lock to its lease.
+      await Promise.resolve()
+        .then(() => taken.release())
+        .catch(() => {});
+    }
+  };
   for (;;) {
-    const turn = await queue.exclusive(async () => {
-      const taken = await take(background, queue.foregroundWaiting);
-      if (taken === STEPPED_BACK) return STEPPED_BACK;
-      try {
-        return { value: await fn(taken.lease) };
-      } finally {
-        // A release that fails leaves the lock to its lease.
-        await Promise.resolve()
-          .then(() => taken.release())
-          .catch(() => {});
-      }
-    }, { background });
+    const turn = await queue.exclusive(() => underShared(background, queue.foregroundWaiting), {
+      background,
+      waitMs,
+      beside: () => underShared(false, () => false),
+    });
     if (turn !== STEPPED_BACK) return turn.value;
   }
 }

@@ -32,7 +32,7 @@ export function webLock(name, { staleMs = DEFAULT_STALE_MS } = {}) {
     exclusive(fn, { background = false } = {}) {
       const locks = globalThis.navigator?.locks;
       if (typeof locks?.request !== 'function') return local.exclusive(fn, { background });
-      return queuedExclusive(local, (inBackground, stepBack) => takeWebLock(locks, name, staleMs, inBackground, stepBack), fn, { background });
+      return queuedExclusive(local, (inBackground, stepBack) => takeWebLock(locks, name, staleMs, inBackground, stepBack), fn, { background, waitMs: staleMs });
     },
   };
 }
