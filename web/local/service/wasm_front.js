@@ -38,7 +38,8 @@ function errorBody(code, message) {
   return JSON.stringify({ code, message });
 }
 
-// The bytes the native front writes for an error it answers itself (guarded_server.cpp).
+// The bytes the native front writes for an error it answers itself
+// (the repository's front/http/guarded_server.cpp).
 function frontErrorBytes(code, message) {
   const body = errorBody(code, message);
   return `HTTP/1.1 ${code} ${http.STATUS_CODES[code]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n${code === 503 ? 'Retry-After: 1\r\n' : ''}\r\n${body}`;
