@@ -168,8 +168,8 @@ test('startLocalService on the wasm runtime rejects a fixture as the native laun
  * once the server closes the connection, or (`complete`) once complete(text) says the answer is
  * whole. A server that does neither within `limitMs` fails the test.
  */
-function exchange(url, chunks, { complete = null, limitMs = 20_000 } = {}) {
-  const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+function exchange(url, chunks, { complete = null, limitMs = 20_000, localAddress = '127.0.0.1' } = {}) {
+  const socket = net.connect({ port: Number(new URL(url).port), host: '127.0.0.1', localAddress });
   return new Promise((resolve, reject) => {
     let text = '';
     let settled = false;
@@ -248,18 +248,49 @@ test('a stalled request head gets 408 at the request deadline (10 s) on both run
   assert.deepEqual(fromWasm, fromNative);
 });
 
+// `count` connections from `localAddress`, each holding a partial request head (stalled); the
+// server accepts them in the order they connected.
+async function holdConnections(url, count, localAddress = '127.0.0.1') {
+  const sockets = [];
+  for (let i = 0; i < count; i++) {
+    const socket = net.connect({ port: Number(new URL(url).port), host: '127.0.0.1', localAddress });
+    socket.on('error', () => {});
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('GET /api/account HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+    sockets.push(socket);
+  }
+  return sockets;
+}
+
+test('the wasm front refuses a client past its share with the native bytes, while another client is served', async () => {
+  const capped = await startService({ db: path.join(scratch.dir, 'capped.db'), now: true, runtime: 'native', args: ['--max-connections-per-peer', '4', '--request-timeout', '300'] });
+  const service = await startLocalService({ runtime: 'wasm', maxConnectionsPerPeer: 4, onStderr: () => {} });
+  const held = [];
+  try {
+    const refusals = [];
+    for (const url of [capped.url, service.url]) {
+      held.push(...(await holdConnections(url, 4)));
+      refusals.push(await exchange(url, ['GET /api/account HTTP/1.1\r\nHost: x\r\n\r\n']));
+      const other = await exchange(url, ['GET /api/account HTTP/1.1\r\nHost: x\r\n\r\n'], { complete: oneAnswer, localAddress: '127.0.0.2' });
+      assert.match(other.text, /^HTTP\/1\.1 401 /, `another client is served (${url})`);
+    }
+    const [fromNative, fromWasm] = refusals;
+    assert.match(fromNative.text, /^HTTP\/1\.1 503 .*this client \(127\.0\.0\.1\) already holds 4 open connections/s);
+    assert.deepEqual(fromWasm, fromNative);
+  } finally {
+    for (const socket of held) socket.destroy();
+    await service.stop();
+    await capped.crash();
+  }
+});
+
 test('the wasm front answers the connection beyond 256 with 503 and Retry-After: 1, then serves again', async () => {
   const service = await startLocalService({ runtime: 'wasm', onStderr: () => {} });
   const held = [];
   try {
-    const port = Number(new URL(service.url).port);
-    for (let i = 0; i < 256; i++) {
-      const socket = net.connect(port, '127.0.0.1');
-      socket.on('error', () => {});
-      await new Promise((resolve) => socket.once('connect', resolve));
-      held.push(socket);
-    }
-    const refused = await exchange(service.url, ['GET /api/account HTTP/1.1\r\nHost: x\r\n\r\n']);
+    // Two clients at their share (128 each, the default) fill the 256.
+    held.push(...(await holdConnections(service.url, 128, '127.0.0.1')), ...(await holdConnections(service.url, 128, '127.0.0.2')));
+    const refused = await exchange(service.url, ['GET /api/account HTTP/1.1\r\nHost: x\r\n\r\n'], { localAddress: '127.0.0.3' });
     assert.equal(refused.closed, true);
     assert.match(refused.text, /^HTTP\/1\.1 503 Service Unavailable\r\n/);
     assert.match(refused.text, /\r\nRetry-After: 1\r\n/);

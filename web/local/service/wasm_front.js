@@ -25,6 +25,8 @@ const KEEP_ALIVE_MAX_REQUESTS = 1000;
 // stalled head at up to 40 s).
 const DEADLINE_CHECK_MS = 250;
 const MAX_CONNECTIONS = 256;
+// Connections one client (remote address) may hold by default: the native front's share.
+const DEFAULT_PER_PEER = 128;
 // A refused connection is closed once the client has read its 503, or after this long.
 const REFUSED_LINGER_MS = 1_000;
 // The name under which the launcher writes a fixture into the module's memory.
@@ -158,11 +160,23 @@ function answerClientError(runtime, error, socket) {
 // A connection beyond the limit: 503 with Retry-After: 1 (the native front's words), then closed
 // once the client has read it; it takes no slot, and no request of it reaches the module.
 const refused = new WeakSet();
-function refuseConnection(socket) {
+function refuseConnection(socket, message) {
   refused.add(socket);
   socket.on('error', () => {});
-  socket.end(frontErrorBytes(503, `the service is at its connection limit (${MAX_CONNECTIONS}); retry shortly`));
+  socket.end(frontErrorBytes(503, message));
   setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+}
+
+// The client a connection counts for, as the native front keys it (peer_address.cpp, the
+// repository's): an IPv4 address written as IPv6 (::ffff:127.0.0.1) is that IPv4 address.
+function clientOf(address) {
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+}
+
+// The connections one client may hold: the program's --max-connections-per-peer, else its default.
+function perPeerLimit(args) {
+  const at = args.lastIndexOf('--max-connections-per-peer');
+  return at >= 0 ? Number(args[at + 1]) : DEFAULT_PER_PEER;
 }
 
 /** A start that failed, as the native launcher rejects it (native_process.js): its reason as the program's last line, its exit code. */
@@ -204,7 +218,7 @@ const SIGNALS = Object.keys(constants.signals);
  * Serves `runtime` on host:port; resolves the launcher's handle { url, pid (null: it runs in this
  * process), exited, running(), kill(), stop() }. `program` prefixes its log lines.
  */
-async function serve(runtime, { host, port, program, log, signal, keepAlive, describe, exposed = false }) {
+async function serve(runtime, { host, port, program, log, signal, keepAlive, describe, exposed = false, perPeer = DEFAULT_PER_PEER }) {
   const server = http.createServer({
     maxHeaderSize: 64 * 1024,
     headersTimeout: REQUEST_TIMEOUT_MS,
@@ -216,11 +230,21 @@ async function serve(runtime, { host, port, program, log, signal, keepAlive, des
   });
   server.maxRequestsPerSocket = KEEP_ALIVE_MAX_REQUESTS;
   let connections = 0;
+  const held = new Map(); // client -> connections it holds
   server.on('connection', (socket) => {
-    if (connections >= MAX_CONNECTIONS) return refuseConnection(socket);
+    // As the native front admits: a client past its share first, then the service's limit.
+    const client = clientOf(socket.remoteAddress ?? '127.0.0.1');
+    if ((held.get(client) ?? 0) >= perPeer) {
+      return refuseConnection(socket, `this client (${client}) already holds ${perPeer} open connections, the most one client may hold (--max-connections-per-peer); close one or retry shortly`);
+    }
+    if (connections >= MAX_CONNECTIONS) return refuseConnection(socket, `the service is at its connection limit (${MAX_CONNECTIONS}); retry shortly`);
     connections += 1;
+    held.set(client, (held.get(client) ?? 0) + 1);
     socket.once('close', () => {
       connections -= 1;
+      const left = held.get(client) - 1;
+      if (left === 0) held.delete(client);
+      else held.set(client, left);
     });
   });
   server.on('request', (req, res) => {
@@ -336,6 +360,7 @@ export async function startWasmService(options) {
     signal: options.signal,
     keepAlive: options.keepAlive,
     describe: `${options.mode ?? 'sandbox'} mode, processing delay ${delay.toFixed(3)} s`,
+    perPeer: perPeerLimit(args),
   });
 }
 
@@ -361,5 +386,6 @@ export async function startWasmHub(options, args) {
     keepAlive: options.keepAlive,
     describe: 'store hub',
     exposed: options.exposeOnNetwork === true,
+    perPeer: perPeerLimit(args),
   });
 }
