@@ -8,6 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { versionProblems } from '../../scripts/package/package_versions.mjs';
+import { MARKED_AS_REPOSITORY, PACKAGE_PATH, repositoryFilesNamed } from '../support/shipped_text.js';
 import { PACKAGE, PLATFORM_PACKAGE, consumerProject, packedTarballs, root } from './consumer_project.js';
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
@@ -81,15 +82,6 @@ function filesUnder(dir, prefix = '') {
   });
 }
 
-/**
- * Path-like tokens of shipped text (a token starts after a space, quote, backtick, bracket or
- * parenthesis, never inside another path or a package specifier): the repository's folders and its
- * C++ sources, which the package does not ship, and the package's own folders, which it does.
- */
-const REPOSITORY_PATH = /(?<![\w./@-])(?:tests|src|service|scripts|bench|wasm|kiosk|npm|build)\/[\w./*{},-]*|[\w./-]*\.(?:cpp|hpp)\b/g;
-const PACKAGE_PATH = /(?<![\w./@-])(?:docs|web|examples|fixtures)\/[\w./*{},-]*/g;
-/** A line that says plainly that what it names is the repository's, not the package's. */
-const MARKED_AS_REPOSITORY = /in the repository|repository's/i;
 
 /** Whether `named` (a path, possibly `dir/`, `dir/*.ext` or `file.{a,b}`) names shipped files. */
 function shipped(files, named) {
@@ -120,8 +112,7 @@ test('no shipped file sends its reader to a file outside the package', () => {
           if (outside.test(line)) problems.push(`${where} cites the contract or the API spec: ${line.trim()}`);
           if (file.endsWith('.json') || MARKED_AS_REPOSITORY.test(line)) return;
           // A repository folder or C++ source, named as if the reader had it.
-          for (const [token] of line.matchAll(REPOSITORY_PATH)) {
-            const named = token.replace(/[.,]+$/, '');
+          for (const named of repositoryFilesNamed(line)) {
             problems.push(`${where} names ${named}, a file of the repository, without saying so: ${line.trim()}`);
           }
           // A folder of the package: what it names must be shipped.

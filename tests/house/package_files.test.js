@@ -1,12 +1,15 @@
 // The package ships what its modules import: every relative import of a module that package.json's
 // "files" lists (named, or in a listed folder) is listed too, so that a module added beside the
 // others is never missing from the tarball (a consumer's bundler would fail on it; before this test
-// only the consumer suite, from the packed tarball, found it).
+// only the consumer suite, from the packed tarball, found it). And a shipped module names no file
+// of the repository as if its reader had it (the consumer suite's rule, tests/support/shipped_text.js).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
+import { repositoryFilesNamed } from '../support/shipped_text.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { files } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -44,4 +47,14 @@ test('every relative import of a shipped module is shipped', () => {
     }
   }
   assert.deepEqual(missing, [], 'add these to package.json "files"');
+});
+
+test('no shipped module names a file of the repository without saying so', () => {
+  const problems = [];
+  for (const module of modulesListed()) {
+    readFileSync(path.join(root, module), 'utf8').split('\n').forEach((line, i) => {
+      for (const named of repositoryFilesNamed(line)) problems.push(`${module}:${i + 1} names ${named}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(problems, [], 'say "the repository\'s" on the line that names it');
 });

@@ -167,8 +167,8 @@ function refuseConnection(socket, message) {
   setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
 }
 
-// The client a connection counts for, as the native front keys it (peer_address.cpp, the
-// repository's): an IPv4 address written as IPv6 (::ffff:127.0.0.1) is that IPv4 address.
+// The client a connection counts for, as the native front keys it: an IPv4 address written as
+// IPv6 (::ffff:127.0.0.1) is that IPv4 address (the repository's front/http/peer_address.cpp).
 function clientOf(address) {
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 }
