@@ -10,7 +10,7 @@
 //   of its own process, which then takes the lock first;
 // - a holder that cannot write its name into the lock directory it made removes the directory.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 
 import { FIXED_NOW, credentialsOf, root, waitFor } from '../../../service/harness.js';
 import { clientOf, latte, lq, qualifierOptions, scratch, useOrderService } from '../order_service.js';
+import { child } from './node_child.js';
 
 const STALE_MS = 600;
 const GUEST = 'u_1001';
@@ -64,23 +65,6 @@ const tab = (index, token, key) => `
   process.exit(0);
 `;
 
-function child(code, args) {
-  const proc = spawn(process.execPath, ['--input-type=module', '-e', code, ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  proc.stdout.on('data', (chunk) => { out += chunk; });
-  proc.stderr.on('data', (chunk) => { err += chunk; });
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 120_000);
-  const done = new Promise((resolve, reject) => {
-    proc.on('close', (status) => {
-      clearTimeout(timer);
-      if (status === 0) resolve(JSON.parse(out.trim().split('\n').at(-1)));
-      else reject(new Error(`child exited with ${status}: ${err}`));
-    });
-  });
-  const printed = (line) => waitFor(() => out.split('\n').includes(line) || proc.exitCode !== null, 60_000, 10);
-  return { proc, done, printed };
-}
 
 async function guestSnapshot() {
   const hybrid = new lq.HybridQualifier({ client: clientOf(GUEST), outbox: lq.memoryOrderOutbox(), store: lq.memorySnapshotStore(), qualifierOptions });

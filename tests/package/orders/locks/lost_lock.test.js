@@ -7,13 +7,14 @@
 // the lease when it holds the same guest's lock, not at all for another guest's, and never behind
 // a replay of other guests' orders.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import { credentialsOf, root, waitFor } from '../../../service/harness.js';
 import { clientOf, latte, lq, orderFiles, qualifierOptions, scratch, service, startServiceAgain, useOrderService } from '../order_service.js';
+import { child } from './node_child.js';
 
 const STALE_MS = 600;
 const canUnshare = spawnSync('unshare', ['-u', 'true']).status === 0;
@@ -57,25 +58,6 @@ const script = (index, token, key) => `
   process.exit(0);
 `;
 
-function child(code, args, { otherHost = false } = {}) {
-  const node = [process.execPath, '--input-type=module', '-e', code, ...args];
-  const [command, ...rest] = otherHost ? ['unshare', '-u', 'sh', '-c', 'hostname lq-other-host && exec "$@"', 'sh', ...node] : node;
-  const proc = spawn(command, rest, { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  proc.stdout.on('data', (chunk) => { out += chunk; });
-  proc.stderr.on('data', (chunk) => { err += chunk; });
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 120_000);
-  const done = new Promise((resolve, reject) => {
-    proc.on('close', (status) => {
-      clearTimeout(timer);
-      if (status === 0) resolve(JSON.parse(out.trim().split('\n').at(-1)));
-      else reject(new Error(`child exited with ${status}: ${err}`));
-    });
-  });
-  const printed = (line) => waitFor(() => out.split('\n').includes(line) || proc.exitCode !== null, 60_000, 20);
-  return { proc, done, printed, output: () => out };
-}
 
 const ordersIn = (directory) => orderFiles(directory);
 // The lock directory has not been touched for `ms` (its holder's heartbeat stopped).
