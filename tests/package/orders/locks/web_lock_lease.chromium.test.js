@@ -4,27 +4,18 @@
 // lost (held() false), so it sends, settles and writes nothing more. And a replay turn never waits
 // in navigator.locks' queue, so a checkout of another tab that waits there goes first.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { launchChromium, root, sendFile } from '../../../support/support.js';
+import { launchChromium, servePackagePage } from '../../../support/support.js';
 
 let server;
+let pageUrl = null; // the blank page of the package's server, which every tab opens
 let browser;
 
 before(async () => {
-  server = http.createServer((request, response) => {
-    const { pathname } = new URL(request.url, 'http://127.0.0.1');
-    if (pathname === '/') {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      return response.end('<!doctype html><meta charset="utf-8"><title>locks</title>');
-    }
-    // The package's modules, as a page without a bundler loads them.
-    if (pathname.startsWith('/web/') && !pathname.includes('..')) return sendFile(response, path.join(root, pathname));
-    return response.writeHead(404).end();
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const served = await servePackagePage('locks');
+  server = served.server;
+  pageUrl = `${served.origin}/page.html`;
   browser = await launchChromium();
 }, { timeout: 120_000 });
 
@@ -35,9 +26,8 @@ after(async () => {
 
 test('a tab hung while it holds the lock holds back another tab for a lease at most, then loses it', { timeout: 120_000 }, async () => {
   const context = await browser.newContext();
-  const url = `http://127.0.0.1:${server.address().port}/`;
   const [hung, waiting] = [await context.newPage(), await context.newPage()];
-  for (const page of [hung, waiting]) await page.goto(url);
+  for (const page of [hung, waiting]) await page.goto(pageUrl);
 
   // The first tab takes the guest's lock and never ends its work.
   await hung.evaluate(async () => {
@@ -72,9 +62,8 @@ test('a tab hung while it holds the lock holds back another tab for a lease at m
 
 test('a replay turn of one tab never queues ahead of a checkout waiting in another', { timeout: 120_000 }, async () => {
   const context = await browser.newContext();
-  const url = `http://127.0.0.1:${server.address().port}/`;
   const [holding, replaying, checking] = [await context.newPage(), await context.newPage(), await context.newPage()];
-  for (const page of [holding, replaying, checking]) await page.goto(url);
+  for (const page of [holding, replaying, checking]) await page.goto(pageUrl);
   const name = 'loyalty-qualifier-outbox:guest-order';
   // The first tab holds the lock until told.
   await holding.evaluate(async (lockName) => {
@@ -115,7 +104,7 @@ test('a replay turn of one tab never queues ahead of a checkout waiting in anoth
 test('a holder hung in a tab holds back the same tab\'s next caller for a lease or two at most', { timeout: 120_000 }, async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  await page.goto(pageUrl);
   const outcome = await page.evaluate(async () => {
     const { webLock } = await import('/web/offline/orders/outbox/outbox_lock.js');
     const lock = webLock('loyalty-qualifier-outbox:same-tab', { staleMs: 500 });
