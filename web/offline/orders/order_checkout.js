@@ -16,6 +16,9 @@ import { basketIdInUse, describeError, notPlaced, ownerUnknown, queuedOutcome } 
 import { OrderReplay } from './order_replay.js';
 import { billingBody, checkOffer, checkRequest, isGuestsOrder, newOrder, requestOf, unresolvedOwnerOf, withholdOffer } from './order_record.js';
 
+// Whether the guest's lock is no longer this checkout's (a lease that cannot be read counts as lost).
+const leaseLost = async (lease) => !(await lease.held().catch(() => false));
+
 export class OrderCheckout {
   #outbox;
   #guest;
@@ -103,7 +106,7 @@ export class OrderCheckout {
       }
       // The lock lost while it decided (this process stopped past its lease): another holder may
       // have promised the same offer meanwhile. Nothing written yet: decided again from the start.
-      if (order.offer !== null && !(await lease.held().catch(() => false))) {
+      if (order.offer !== null && (await leaseLost(lease))) {
         await this.#holds.claims?.release(order).catch(() => {});
         return { again: true };
       }
@@ -116,9 +119,9 @@ export class OrderCheckout {
         throw notPlaced(e);
       }
       // Durably queued: from here on checkout never rejects (a failure is a 'queued' outcome).
-      // The lock lost before the order was written (this process stopped past its lease): another
+      // The lock lost while the order was written (this process stopped past its lease): another
       // holder may have promised the same offer meanwhile. Decided again under the lock first.
-      if (order.offer !== null && !(await lease.held().catch(() => false))) return { written: order };
+      if (order.offer !== null && (await leaseLost(lease))) return { written: order };
       return { outcome: await this.#decideQuietly(order, lease, true) };
     });
     // The lock itself could not be taken (its folder unwritable, full): nothing placed.
