@@ -150,7 +150,10 @@ test('--access-log sends the lines to a file, or nowhere', { timeout: 180_000 },
   const logged = await startService({ db: path.join(scratch.dir, 'log-file.db'), now: true, args: ['--access-log', file] });
   try {
     assert.equal((await account(logged, 'u_1001')).status, 200);
-    const lines = await waitFor(() => existsSync(file) && readFileSync(file, 'utf8').split('\n').filter((l) => /"GET \/api\/account" 200 /.test(l)), 5_000);
+    // The line is written after the answer is sent: wait for it, not for the file alone (an
+    // empty list is truthy, so the wait used to end at the first look at an existing file).
+    const logLines = () => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => /"GET \/api\/account" 200 /.test(l)) : []);
+    const lines = (await waitFor(() => logLines().length > 0, 5_000)) ? logLines() : [];
     assert.equal(lines.length, 1);
     assert.equal(logged.accessLogLines().length, 0);  // not on stderr
   } finally {
