@@ -91,6 +91,8 @@ function englishIn(text) {
 /** axe-core's violations on the page as it is now (injected once per document). */
 async function violations(what) {
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ content: AXE });
+  // A button's colour transition (120 ms) caught halfway reads as too little contrast: let them end.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))));
   const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) })));
   return found.map((v) => ({ state: what, ...v }));
