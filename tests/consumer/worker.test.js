@@ -253,22 +253,21 @@ async function checkIn(app) {
     assert.equal(await page.evaluate(() => window.lq.sameErrorClass), true);
     // Every worker the page started (the shared one, one for the invalid snapshot, one ended by
     // terminate()) has ended: dispose(), a failed create and terminate() leave nothing behind.
-    await waitFor(() => page.workers().length === 0, () => `workers still running: ${page.workers().map((w) => w.url())}`);
-    assert.ok(closed.length >= 3, `workers started and ended: ${closed.join(', ')}`);
+    await waitFor(() => page.workers().length === 0 && closed.length >= 3,
+      () => `workers still running: ${page.workers().map((w) => w.url())}; ended: ${closed.join(', ')}`);
     assert.deepEqual(messages.filter((m) => /error/i.test(m)), [], messages.join('\n'));
   } finally {
     await page.close();
   }
 }
 
-// Waits (bounded) for a condition the browser reports asynchronously.
+// Waits (at most 20 s) for a condition the browser reports asynchronously, through its events.
 async function waitFor(condition, describe) {
-  for (let i = 0; i < 200; i++) {
-    if (condition()) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    await browser.version(); // one round trip to the browser, so its events arrive
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(describe());
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  assert.fail(describe());
 }
 
 // The worker's chunk: the one emitted script that holds the worker's host (its own message).

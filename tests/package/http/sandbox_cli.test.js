@@ -96,7 +96,11 @@ describe('commands', () => {
     assert.equal(lines[0], 'waiting 1:00 before poll 1 (0:00 of 45:00 elapsed)');
     assert.match(lines[1], /^poll 1: asking GET \/purchases/);
     assert.match(lines.at(-1), /^poll \d+: landed after \d+:\d\d$/);
-    assert.deepEqual(timers.state.waits.slice(0, 2), [60_000, 120_000]);
+    // The seed's schedule on the fake clock, as far as it went: poll 1 may find it already when
+    // this machine is slow enough to let the second of delay pass first.
+    const seed = [60, 120, 240, 300, 300, 300, 300, 300, 300, 300, 180].map((m) => m * 1000);
+    assert.ok(timers.state.waits.length >= 1);
+    assert.deepEqual(timers.state.waits, seed.slice(0, timers.state.waits.length));
 
     const listed = await cli(['purchases', '--location', 'loc_airport', '--source', 'sandbox']);
     assert.deepEqual(listed.json.map((p) => p.amount), ['6.40']);

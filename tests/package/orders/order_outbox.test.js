@@ -474,15 +474,17 @@ describe('exclusive()', () => {
       import { readdir } from 'node:fs/promises';
       const { directoryLock } = await import(${JSON.stringify(lockUrl)});
       const [directory, log] = process.argv.slice(1);
-      await directoryLock(directory, { staleMs: 300 }).exclusive(async () => {
+      await directoryLock(directory, { staleMs: 1500 }).exclusive(async () => {
         appendFileSync(log, 'start\\n');
-        const until = Date.now() + 1500; // five staleness times
+        // Three staleness times; a lease wide enough that a loaded machine's pause of the child
+        // (a second, under CI's parallel lanes) is not taken for a dead holder.
+        const until = Date.now() + 4500;
         while (Date.now() < until) await readdir(directory);
         appendFileSync(log, 'end\\n');
       });`;
     const exited = runNode(code, { args: [directory, log] });
     await waitFor(() => existsSync(log), 'the child to hold the lock');
-    const seen = await directoryLock(directory, { staleMs: 300 }).exclusive(() => readFileSync(log, 'utf8'));
+    const seen = await directoryLock(directory, { staleMs: 1500 }).exclusive(() => readFileSync(log, 'utf8'));
     assert.equal(seen, 'start\nend\n', 'taken only once the holder released it');
     assert.equal((await exited).status, 0);
   });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { CHROMIUM, launchChromium, sendFile } from '../../support/support.js';
-import { FIXED_NOW, credentialsOf, ensureWasm, root, scratchDir, serviceBinary, startService } from '../harness.js';
+import { FIXED_NOW, credentialsOf, ensureWasm, root, scratchDir, serviceBinary, startService, waitFor } from '../harness.js';
 
 const available = existsSync(CHROMIUM);
 const scratch = scratchDir('lq-cross-origin-');
@@ -114,7 +114,9 @@ test('a page of another loopback origin reads the service that lists its origin'
   assert.ok(outcome.rewards.length > 0, 'the preflighted POST was answered');
   assert.deepEqual(outcome.fetch, { status: 200, etag: outcome.etag });
   // The browser asked first: the service's access log shows the preflights it granted.
-  assert.ok(service.accessLogLines().some((line) => / "OPTIONS \/api\/baskets\/qualifying" 204 /.test(line)), service.stderr);
+  // A line is written after its answer is sent: wait for it.
+  const granted = () => service.accessLogLines().some((line) => / "OPTIONS \/api\/baskets\/qualifying" 204 /.test(line));
+  assert.ok(await waitFor(granted, 5_000, 20), service.stderr);
 });
 
 test('the same page is blocked by the browser when the service does not list its origin', { timeout: 120_000, skip: !available && 'no Chromium' }, async () => {
