@@ -1,15 +1,18 @@
 // The emulator module's C entry points for web/emulator/ (no Embind: bytes cross as they are).
 // A runtime is created from the service's or the hub's command-line arguments (NUL-separated),
 // answers requests given as HTTP/1.1 bytes at an instant the JS side reads from its clock, and
-// is destroyed. Errors cross as values: a null handle with lq_emulator_error() saying why.
+// is destroyed. Errors cross as values: a null handle with lq_emulator_error() saying why and
+// lq_emulator_exit_code() the native program's exit code for it.
 #include <emscripten/emscripten.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "emulator_clock.hpp"
@@ -23,7 +26,18 @@ using lq::emulator::hub_emulator;
 using lq::emulator::service_emulator;
 
 std::string last_error;
+// As main() exits: 2 for a command line it refuses (its usage follows), 1 for every other reason.
+constexpr int kCommandLineRefused = 2;
+constexpr int kStartFailed = 1;
+int last_exit_code = kStartFailed;
 std::string last_response;
+
+// A create refused: why, and the exit code the native program would give.
+std::nullptr_t refused(std::string why, int exit_code) {
+  last_error = std::move(why);
+  last_exit_code = exit_code;
+  return nullptr;
+}
 
 std::vector<std::string> arguments_of(const char* packed, size_t size) {
   std::vector<std::string> args;
@@ -40,7 +54,7 @@ std::vector<std::string> arguments_of(const char* packed, size_t size) {
 bool open_log(const std::string& where) {
   std::string problem;
   if (lq::front::open_access_log(where, problem)) return true;
-  last_error = problem;
+  refused(problem, kStartFailed);
   return false;
 }
 
@@ -64,16 +78,12 @@ service_emulator* create_service(const char* args, size_t size, double now_ms,
                                  lq::emulator::first_state from) {
   lq::emulator::set_now_ms(static_cast<int64_t>(now_ms));
   lq::result<lq::service::options> parsed = lq::service::parse_options(arguments_of(args, size));
-  if (!parsed) {
-    last_error = parsed.err().message;
-    return nullptr;
-  }
+  if (!parsed) return refused(parsed.err().message, kCommandLineRefused);
   if (!open_log(parsed->access_log)) return nullptr;
   try {
     return new service_emulator(*parsed, from);
   } catch (const std::exception& e) {
-    last_error = e.what();
-    return nullptr;
+    return refused(e.what(), kStartFailed);
   }
 }
 
@@ -84,6 +94,11 @@ extern "C" {
 /// Why the last create or answer failed.
 EMSCRIPTEN_KEEPALIVE const char* lq_emulator_error() {
   return last_error.c_str();
+}
+
+/// The exit code the native program gives for the last refused create (2: its command line).
+EMSCRIPTEN_KEEPALIVE int lq_emulator_exit_code() {
+  return last_exit_code;
 }
 
 /// The service from loyalty_service's arguments; null (lq_emulator_error) when they or the
@@ -119,16 +134,12 @@ EMSCRIPTEN_KEEPALIVE hub_emulator* lq_hub_create(const char* args, size_t size,
   lq::emulator::set_now_ms(static_cast<int64_t>(now_ms));
   lq::result<lq::hub::hub_options> parsed =
       lq::hub::parse_hub_options(arguments_of(args, size), store_key);
-  if (!parsed) {
-    last_error = parsed.err().message;
-    return nullptr;
-  }
+  if (!parsed) return refused(parsed.err().message, kCommandLineRefused);
   if (!open_log(parsed->access_log)) return nullptr;
   try {
     return new hub_emulator(*parsed);
   } catch (const std::exception& e) {
-    last_error = e.what();
-    return nullptr;
+    return refused(e.what(), kStartFailed);
   }
 }
 

@@ -149,7 +149,11 @@ export class EmulatedRuntime {
         ? m[create](at, size, this.#nowMs())
         : m[create](at, size, key, this.#nowMs()),
     );
-    if (this.#handle === 0) throw new Error(this.#lastError());
+    if (this.#handle === 0) {
+      // exitCode: the native program's for the same refusal (2: its command line), which the
+      // launchers' wasm runtime gives as its own.
+      throw Object.assign(new Error(this.#lastError()), { exitCode: this.#module._lq_emulator_exit_code() });
+    }
   }
 
   #writeFile(path, bytes) {

@@ -192,10 +192,6 @@ function startError(program, reason, exitCode, log) {
   return error;
 }
 
-// The native programs' command-line problems (their exit 2), as the module words them; every
-// other reason it cannot start (the fixture's, above all) is the native exit 1.
-const COMMAND_LINE_PROBLEM = /^(--|unexpected argument|unknown option|give the store key|the store key is required)|needs a value$/;
-
 /**
  * The runtime, started as `EmulatedRuntime.start(settings)`; a start it refuses rejects as the
  * native program's would, its fixture named as the caller named it (`fixtureName`).
@@ -208,7 +204,8 @@ async function startRuntime(settings, { program, fixtureName, log }) {
     if (message.startsWith(`fixture ${FIXTURE_FILE}: `)) {
       throw startError(program, `fixture ${fixtureName}: ${message.slice(`fixture ${FIXTURE_FILE}: `.length)}`, 1, log);
     }
-    throw startError(program, message, COMMAND_LINE_PROBLEM.test(message) ? 2 : 1, log);
+    // The module says which exit code the native program gives (2: its command line).
+    throw startError(program, message, e?.exitCode === 2 ? 2 : 1, log);
   }
 }
 
