@@ -59,6 +59,28 @@ test('startStoreHub checks its options before anything starts', async () => {
   await assert.rejects(startStoreHub({ storeKey: STORE_KEY, exposeOnNetwork: 'yes' }), /exposeOnNetwork must be a boolean/);
 });
 
+test('startStoreHub({ claimTtl }) is --claim-ttl on both runtimes: taken, refused out of range, checked first', async () => {
+  for (const runtime of ['native', 'wasm']) {
+    const quiet = { storeKey: STORE_KEY, binary: hubBinary(), runtime, onStderr: () => {} };
+    const hub = await startStoreHub({ ...quiet, claimTtl: '36h' });
+    try {
+      assert.equal((await hubCall(hub, 'GET', '/hub/health')).body.claim_ttl_ms, 36 * 3_600_000, runtime);
+    } finally {
+      await hub.stop();
+    }
+    await assert.rejects(startStoreHub({ ...quiet, claimTtl: '400d' }), (e) => {
+      assert.equal(e.exitCode, 2, runtime);
+      assert.equal(e.message, 'loyalty_hub: --claim-ttl must be a duration such as 7d, 36h, 90m or 600s (1 s to 366 d)');
+      return true;
+    });
+    await assert.rejects(startStoreHub({ ...quiet, claimTtl: 7 }), (e) => {
+      assert.equal(e.name, 'TypeError');
+      assert.equal(e.message, "startStoreHub: claimTtl must be a duration such as '7d', '36h', '90m' or '600s'");
+      return true;
+    });
+  }
+});
+
 test('a host beyond loopback needs exposeOnNetwork: refused without, served with a warning', async () => {
   await assert.rejects(
     startStoreHub({ storeKey: STORE_KEY, binary: hubBinary(), host: '0.0.0.0' }),
@@ -83,6 +105,7 @@ test('hub: a bad command line is exit 2 with hub\'s usage, never the binary\'s',
     [['--store-key', 'a b'], '--store-key must be a store key of at least 128 bits'],
     [['--colour', 'blue'], 'unknown option "--colour"'],
     [['--host', '0.0.0.0'], '--host 0.0.0.0 is not a loopback address'],
+    [['--claim-ttl', '400d'], '--claim-ttl must be a duration such as 7d, 36h, 90m or 600s (1 s to 366 d)'],
     [[], 'LQ_HUB_STORE_KEY must be a store key of at least 128 bits', { LQ_HUB_STORE_KEY: 'ab' }],
     [['--store-key-file', path.join(scratch.dir, 'none')], `--store-key-file ${path.join(scratch.dir, 'none')}: cannot read it (ENOENT)`],
     [['--store-key', STORE_KEY, '--store-key-file', 'x'], 'give the store key once'],

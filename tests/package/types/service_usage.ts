@@ -63,6 +63,7 @@ const hubUrl: string = hub.url;
 await hub.stop();
 await startStoreHub({ storeKey: 'b3e1c7a95d2f48e06a1c9b7d3e5f2a80', host: '0.0.0.0', exposeOnNetwork: true, args: ['--claim-ttl', '90m'] });
 await startStoreHub({ storeKey: 'b3e1c7a95d2f48e06a1c9b7d3e5f2a80', corsOrigin: ['http://localhost:5173'] });
+await startStoreHub({ storeKey: 'b3e1c7a95d2f48e06a1c9b7d3e5f2a80', claimTtl: '36h', runtime: 'wasm' });
 const hubBinary: string = hubBinaryPath();
 console.log(hubUrl, hubBinary);
 

@@ -12,13 +12,13 @@ import process from 'node:process';
 import { commandLineRuntime } from '../service/runtime_choice.js';
 import { HUB_OPTIONS, startStoreHub } from '../service/store_hub.js';
 import { MAKE_A_STORE_KEY, checkStoreKey, readStoreKeyFile } from '../service/store_key.js';
-import { serviceOptionsFromText } from '../emulator/service_options.js';
+import { CLAIM_TTL_OPTION, checked, serviceOptionsFromText } from '../emulator/service_options.js';
 import { UsageError, parseCommandLine } from './command_line.js';
 import { runForegroundCommand } from './foreground_command.js';
 
 const USAGE = `usage: loyalty-qualifier hub [--store-key-file FILE] [--port P] [--db FILE|:memory:]
                            [--host ADDRESS [--expose-on-network]] [--runtime native|wasm|auto]
-                           [--cors-origin ORIGIN]...
+                           [--cors-origin ORIGIN]... [--claim-ttl DURATION]
 
   The store key, which every call must carry (header Store-Key), from one of:
   LQ_HUB_STORE_KEY         in the environment
@@ -38,7 +38,9 @@ const USAGE = `usage: loyalty-qualifier hub [--store-key-file FILE] [--port P] [
   --runtime R              native (the platform package's binary), wasm (the emulator, state in
                            memory: no --db FILE) or auto (default: native where it runs)
   --cors-origin ORIGIN     pages of ORIGIN (e.g. http://localhost:5173) may call the hub from a
-                           browser (such a page holds the store key); repeatable; never *`;
+                           browser (such a page holds the store key); repeatable; never *
+  --claim-ttl DURATION     a claim that asks for no ttl_ms expires after it: 7d (the default),
+                           36h, 90m or 600s, from 1 s to 366 d`;
 
 const PREFIX = 'loyalty-qualifier hub';
 
@@ -83,7 +85,9 @@ function hubOptions(argv, env) {
     const { storeKey, warnings } = storeKeyOf(values, env);
     const { runtime, note } = commandLineRuntime('hub', values.runtime, db);
     const exposeOnNetwork = values['expose-on-network'] === true;
-    return { options: { port, host, db, corsOrigin, storeKey, runtime, runtimeNote: note, exposeOnNetwork }, warnings };
+    const claimTtl = values['claim-ttl'];
+    if (claimTtl !== undefined) checked(CLAIM_TTL_OPTION, claimTtl, CLAIM_TTL_OPTION.flag);
+    return { options: { port, host, db, corsOrigin, claimTtl, storeKey, runtime, runtimeNote: note, exposeOnNetwork }, warnings };
   } catch (e) {
     if (e instanceof TypeError) throw new UsageError(e.message);
     throw e;

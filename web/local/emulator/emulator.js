@@ -2,7 +2,7 @@
 // service's and the hub's own C++ compiled to WebAssembly (docs/emulator.md). Node (>= 20),
 // browsers and workers: fetch(input, init) answers every route as the native program does, from
 // a database in the module's memory, at the instants of the clock it is given.
-import { serviceArguments } from './service_options.js';
+import { CLAIM_TTL_OPTION, optionArguments, serviceArguments } from './service_options.js';
 import { EmulatedRuntime, clockOption } from './emulated_runtime.js';
 import { fixtureText } from './fixture_text.js';
 import { seededImage } from './seeded_image.js';
@@ -67,10 +67,7 @@ export async function createStoreHubEmulator(options = {}) {
   if (typeof storeKey !== 'string' || !/^[\x21-\x7e]{1,512}$/.test(storeKey)) {
     throw new TypeError(`${caller}: storeKey must be 1 to 512 visible ASCII characters (no spaces); every call to the hub carries it`);
   }
-  if (claimTtl !== undefined && typeof claimTtl !== 'string') {
-    throw new TypeError(`${caller}: claimTtl must be a duration such as '7d', '36h' or '90m'`);
-  }
   const args = ['--port', '0', '--access-log', options.accessLog ?? 'off'];
-  if (claimTtl !== undefined) args.push('--claim-ttl', claimTtl);
+  if (claimTtl !== undefined) args.push(...optionArguments(CLAIM_TTL_OPTION, claimTtl, `${caller}: claimTtl`));
   return EmulatedRuntime.start({ kind: 'hub', args, secret: storeKey, nowMs: clockOption(now, caller), wasm, onLog });
 }

@@ -161,6 +161,19 @@ export const SERVICE_OPTIONS = [
   },
 ];
 
+/**
+ * The store hub's own option, here (no imports) so that startStoreHub, `hub` and
+ * createStoreHubEmulator share it: a claim's default lifetime. The hub checks its range.
+ */
+export const CLAIM_TTL_OPTION = {
+  key: 'claimTtl',
+  flag: '--claim-ttl',
+  text(ttl) {
+    if (typeof ttl !== 'string' || ttl === '') throw new TypeError("must be a duration such as '7d', '36h', '90m' or '600s'");
+    return ttl;
+  },
+};
+
 /** The options a command line (serve's, the kiosk server's) may give. */
 export const COMMAND_LINE_OPTIONS = SERVICE_OPTIONS.filter((option) => option.commandLine !== false);
 

@@ -126,6 +126,8 @@ export interface StoreHubOptions extends NativeProcessOptions {
    * key), e.g. 'http://localhost:5173': exact origins, never '*'. Default: none.
    */
   corsOrigin?: string | readonly string[];
+  /** A claim's lifetime when it asks for none: '7d' (the default), '36h', '90m' or '600s'; 1 s to 366 d. */
+  claimTtl?: string;
 }
 
 /**

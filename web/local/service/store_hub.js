@@ -8,19 +8,20 @@ import { chooseRuntime } from './runtime_choice.js';
 import { startWasmHub } from './wasm_front.js';
 import { startNativeProcess, processOptions } from './native_process.js';
 import { hubBinaryPath } from './service_binary.js';
-import { SERVICE_OPTIONS, optionArguments } from '../emulator/service_options.js';
+import { CLAIM_TTL_OPTION, SERVICE_OPTIONS, optionArguments } from '../emulator/service_options.js';
 import { checkStoreKey } from './store_key.js';
 
 export { checkStoreKey } from './store_key.js';
 
 const shared = (key) => SERVICE_OPTIONS.find((option) => option.key === key);
 
-/** The hub's launch options: port, host, db and corsOrigin as the service's; its own store key and exposure. */
+/** The hub's launch options: port, host, db and corsOrigin as the service's, its claims' lifetime; its own store key and exposure. */
 export const HUB_OPTIONS = [
   shared('port'),
   { ...shared('host'), default: '127.0.0.1' },
   shared('db'),
   shared('corsOrigin'),
+  CLAIM_TTL_OPTION,
 ];
 
 /**
@@ -51,7 +52,8 @@ export function hubArguments(options, { caller = 'startStoreHub', extra = [] } =
  * bits: store_key.js; a weaker one rejects with a TypeError saying how to make one), port (default
  * 0: a free one), host (default 127.0.0.1; an address beyond loopback needs exposeOnNetwork),
  * db (a SQLite file, default ':memory:': a throwaway database), exposeOnNetwork, corsOrigin (an
- * origin or an array of them whose pages may call the hub from a browser), and the process
+ * origin or an array of them whose pages may call the hub from a browser), claimTtl (a claim's
+ * default lifetime: '7d', '36h', '90m' or '600s'; default 7 days), and the process
  * options of startLocalService (binary, args, wrapper, onStderr, signal, keepAlive,
  * startTimeoutMs, runtime). Resolves { url, pid, exited, running(), kill(), stop() }.
  */
