@@ -248,6 +248,17 @@ test('a stalled request head gets 408 at the request deadline (10 s) on both run
   assert.deepEqual(fromWasm, fromNative);
 });
 
+test('a connection that sends nothing is closed unanswered after the idle time (5 s) on both runtimes', async () => {
+  const timed = async (url) => {
+    const t0 = Date.now();
+    const outcome = await exchange(url, []);
+    return { ...outcome, closedBefore10s: Date.now() - t0 < 9_500 };
+  };
+  const [fromNative, fromWasm] = await Promise.all([timed(native.url), timed(wasm.url)]);
+  assert.deepEqual(fromNative, { text: '', closed: true, closedBefore10s: true });
+  assert.deepEqual(fromWasm, fromNative);
+});
+
 // `count` connections from `localAddress`, each holding a partial request head (stalled); the
 // server accepts them in the order they connected.
 async function holdConnections(url, count, localAddress = '127.0.0.1') {

@@ -237,7 +237,11 @@ async function serve(runtime, { host, port, program, log, signal, keepAlive, des
     if (connections >= MAX_CONNECTIONS) return refuseConnection(socket, `the service is at its connection limit (${MAX_CONNECTIONS}); retry shortly`);
     connections += 1;
     held.set(client, (held.get(client) ?? 0) + 1);
+    // A connection that sends nothing is closed unanswered after the idle time, as natively
+    // (Node would wait for its request deadline, 10 s).
+    const silent = setTimeout(() => socket.bytesRead === 0 && socket.destroy(), KEEP_ALIVE_TIMEOUT_MS).unref();
     socket.once('close', () => {
+      clearTimeout(silent);
       connections -= 1;
       const left = held.get(client) - 1;
       if (left === 0) held.delete(client);
