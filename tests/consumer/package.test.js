@@ -82,7 +82,6 @@ function filesUnder(dir, prefix = '') {
   });
 }
 
-
 /** Whether `named` (a path, possibly `dir/`, `dir/*.ext` or `file.{a,b}`) names shipped files. */
 function shipped(files, named) {
   const alternatives = named.match(/^(.*)\{([^}]*)\}(.*)$/);

@@ -61,25 +61,24 @@ test('startStoreHub checks its options before anything starts', async () => {
 
 test('startStoreHub({ claimTtl }) is --claim-ttl: taken, refused out of range, checked first', async () => {
   // The suite's runtime: npm test runs this file on both (LQ_HUB_RUNTIME=wasm once the emulator is built).
-  for (const runtime of [process.env.LQ_HUB_RUNTIME ?? 'native']) {
-    const quiet = { storeKey: STORE_KEY, binary: hubBinary(), runtime, onStderr: () => {} };
-    const hub = await startStoreHub({ ...quiet, claimTtl: '36h' });
-    try {
-      assert.equal((await hubCall(hub, 'GET', '/hub/health')).body.claim_ttl_ms, 36 * 3_600_000, runtime);
-    } finally {
-      await hub.stop();
-    }
-    await assert.rejects(startStoreHub({ ...quiet, claimTtl: '400d' }), (e) => {
-      assert.equal(e.exitCode, 2, runtime);
-      assert.equal(e.message, 'loyalty_hub: --claim-ttl must be a duration such as 7d, 36h, 90m or 600s (1 s to 366 d)');
-      return true;
-    });
-    await assert.rejects(startStoreHub({ ...quiet, claimTtl: 7 }), (e) => {
-      assert.equal(e.name, 'TypeError');
-      assert.equal(e.message, "startStoreHub: claimTtl must be a duration such as '7d', '36h', '90m' or '600s'");
-      return true;
-    });
+  const runtime = process.env.LQ_HUB_RUNTIME ?? 'native';
+  const quiet = { storeKey: STORE_KEY, binary: hubBinary(), runtime, onStderr: () => {} };
+  const hub = await startStoreHub({ ...quiet, claimTtl: '36h' });
+  try {
+    assert.equal((await hubCall(hub, 'GET', '/hub/health')).body.claim_ttl_ms, 36 * 3_600_000, runtime);
+  } finally {
+    await hub.stop();
   }
+  await assert.rejects(startStoreHub({ ...quiet, claimTtl: '400d' }), (e) => {
+    assert.equal(e.exitCode, 2, runtime);
+    assert.equal(e.message, 'loyalty_hub: --claim-ttl must be a duration such as 7d, 36h, 90m or 600s (1 s to 366 d)');
+    return true;
+  });
+  await assert.rejects(startStoreHub({ ...quiet, claimTtl: 7 }), (e) => {
+    assert.equal(e.name, 'TypeError');
+    assert.equal(e.message, "startStoreHub: claimTtl must be a duration such as '7d', '36h', '90m' or '600s'");
+    return true;
+  });
 });
 
 test('a host beyond loopback needs exposeOnNetwork: refused without, served with a warning', async () => {

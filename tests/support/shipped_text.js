@@ -7,7 +7,7 @@
  * parenthesis, never inside another path or a package specifier): the repository's folders and its
  * C++ sources, which the package does not ship, and the package's own folders, which it does.
  */
-export const REPOSITORY_PATH = /(?<![\w./@-])(?:tests|src|service|scripts|bench|wasm|kiosk|npm|build)\/[\w./*{},-]*|[\w./-]*\.(?:cpp|hpp)\b/g;
+const REPOSITORY_PATH = /(?<![\w./@-])(?:tests|src|service|scripts|bench|wasm|kiosk|npm|build)\/[\w./*{},-]*|[\w./-]*\.(?:cpp|hpp)\b/g;
 export const PACKAGE_PATH = /(?<![\w./@-])(?:docs|web|examples|fixtures)\/[\w./*{},-]*/g;
 /** A line that says plainly that what it names is the repository's, not the package's. */
 export const MARKED_AS_REPOSITORY = /in the repository|repository's/i;

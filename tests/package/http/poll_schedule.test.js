@@ -13,10 +13,10 @@ import {
   pollDelays,
   purchaseMatcher,
 } from '../../../web/http/sandbox_client.js';
+import { SEED_WAITS } from './scaled_timers.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
-const SEED_WAITS = [60, 120, 240, 300, 300, 300, 300, 300, 300, 300, 180].map((s) => s * SECOND);
 
 /** Timers on a fake clock: each timeout fires on the next turn and advances the clock by its delay. */
 function fakeTimers(start = 1_700_000_000_000) {

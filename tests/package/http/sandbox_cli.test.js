@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { runSandboxCli, progressRenderer } from '../../../web/local/cli/sandbox_cli.js';
+import { SEED_WAITS, scaledTimers } from './scaled_timers.js';
 import {
   FIXED_NOW,
   clientIdOf,
@@ -38,24 +39,8 @@ function sink(isTTY = false) {
   return stream;
 }
 
-/** Timers whose timeouts fire after `realMs` of real time, advancing a fake clock by their delay. */
-function scaledTimers(realMs) {
-  const state = { now: Date.parse(FIXED_NOW), waits: [] };
-  return {
-    state,
-    now: () => state.now,
-    setTimeout(fn, ms) {
-      state.waits.push(ms);
-      return setTimeout(() => {
-        state.now += ms;
-        fn();
-      }, realMs);
-    },
-    clearTimeout: (handle) => clearTimeout(handle),
-    setInterval: () => 0,
-    clearInterval: () => {},
-  };
-}
+// The fake clock's start.
+const START = Date.parse(FIXED_NOW);
 
 async function cli(args, extra = {}) {
   const stdout = sink();
@@ -85,7 +70,7 @@ describe('commands', () => {
   });
 
   test('purchase --wait: accepted, then waits with a progress line until it lands', { timeout: 30_000 }, async () => {
-    const timers = scaledTimers(150);
+    const timers = scaledTimers(150, START);
     const res = await cli(['purchase', '--merchant', 'm_harbor_coffee', '--user', 'u_1002', '--amount', '6.40',
       '--location', 'harbor-airport', '--purchased-at', '2026-11-24T07:00:00-06:00', '--wait'], { timers });
     assert.equal(res.code, 0, res.stderr);
@@ -98,9 +83,8 @@ describe('commands', () => {
     assert.match(lines.at(-1), /^poll \d+: landed after \d+:\d\d$/);
     // The seed's schedule on the fake clock, as far as it went: poll 1 may find it already when
     // this machine is slow enough to let the second of delay pass first.
-    const seed = [60, 120, 240, 300, 300, 300, 300, 300, 300, 300, 180].map((m) => m * 1000);
     assert.ok(timers.state.waits.length >= 1);
-    assert.deepEqual(timers.state.waits, seed.slice(0, timers.state.waits.length));
+    assert.deepEqual(timers.state.waits, SEED_WAITS.slice(0, timers.state.waits.length));
 
     const listed = await cli(['purchases', '--location', 'loc_airport', '--source', 'sandbox']);
     assert.deepEqual(listed.json.map((p) => p.amount), ['6.40']);
@@ -116,11 +100,11 @@ describe('commands', () => {
   });
 
   test('wait gives up after the schedule with exit 3', { timeout: 30_000 }, async () => {
-    const timers = scaledTimers(1);
+    const timers = scaledTimers(1, START);
     const res = await cli(['wait', '--user', 'u_1002', '--amount', '999.99'], { timers });
     assert.equal(res.code, 3, res.stderr);
     assert.equal(res.stdout, '');
-    assert.deepEqual(timers.state.waits, [60, 120, 240, 300, 300, 300, 300, 300, 300, 300, 180].map((s) => s * 1000));
+    assert.deepEqual(timers.state.waits, SEED_WAITS);
     assert.match(res.stderr, /no matching purchase after 45:00 \(11 polls\)/);
   });
 });
@@ -157,7 +141,7 @@ describe('errors', () => {
 
   test('wait: exit 4 when no poll reaches the service, exit 3 only when polls answered', { timeout: 30_000 }, async () => {
     const down = { ...env, LOYALTY_SANDBOX_API_URL: 'http://127.0.0.1:9' };
-    const timers = scaledTimers(1);
+    const timers = scaledTimers(1, START);
     const unreachable = await cli(['wait', '--user', 'u_1002', '--amount', '999.99'], { timers, env: down });
     assert.equal(unreachable.code, 4, unreachable.stderr);
     assert.equal(unreachable.stdout, '');
@@ -165,7 +149,7 @@ describe('errors', () => {
     assert.doesNotMatch(unreachable.stderr, /no matching purchase/);
     assert.equal(JSON.parse(unreachable.stderr.trim().split('\n').at(-1)).code, 0);
     // The same wait against the running service: every poll answered, nothing landed.
-    const notLanded = await cli(['wait', '--user', 'u_1002', '--amount', '999.99'], { timers: scaledTimers(1) });
+    const notLanded = await cli(['wait', '--user', 'u_1002', '--amount', '999.99'], { timers: scaledTimers(1, START) });
     assert.equal(notLanded.code, 3, notLanded.stderr);
     assert.doesNotMatch(notLanded.stderr, /could not be reached/);
   });

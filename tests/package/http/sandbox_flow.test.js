@@ -16,6 +16,7 @@ import {
   serviceBinary,
   startService,
 } from '../../service/harness.js';
+import { SEED_WAITS, scaledTimers } from './scaled_timers.js';
 
 const DELAY_SECONDS = 1;
 const USER = 'u_1003';
@@ -65,24 +66,6 @@ const dripBasket = {
 
 const ids = (result) => result.rewards.map((r) => r.id);
 
-/** Timers whose every timeout fires after `realMs` of real time, advancing a fake clock by its delay. */
-function scaledTimers(realMs) {
-  const state = { now: Date.parse(FIXED_NOW), waits: [] };
-  return {
-    state,
-    timers: {
-      now: () => state.now,
-      setTimeout(fn, ms) {
-        state.waits.push(ms);
-        return setTimeout(() => {
-          state.now += ms;
-          fn();
-        }, realMs);
-      },
-      clearTimeout: (handle) => clearTimeout(handle),
-    },
-  };
-}
 
 describe('issue 4, done when', () => {
   let granted;
@@ -134,7 +117,7 @@ describe('issue 4, done when', () => {
   });
 
   test('a purchase lands after the configured delay and waitForPurchase resolves', { timeout: 30_000 }, async () => {
-    const fake = scaledTimers(150);
+    const fake = scaledTimers(150, Date.parse(FIXED_NOW));
     const events = [];
     const sent = Date.now();
     await sandbox.simulatePurchase({
@@ -146,20 +129,19 @@ describe('issue 4, done when', () => {
     });
     const landed = await sandbox.waitForPurchase(
       { user_id: USER, amount: 7.25, purchased_at: '2026-11-24T14:00:00Z' },
-      { timers: fake.timers, onProgress: (event) => events.push({ ...event, at: Date.now() }) },
+      { timers: fake, onProgress: (event) => events.push({ ...event, at: Date.now() }) },
     );
     assert.ok(landed, 'waitForPurchase gave up');
     assert.ok(Date.now() - sent >= DELAY_SECONDS * 1000 - 50, 'landed before the configured delay');
     assert.equal(landed.amount, '7.25');
     assert.equal(landed.location_id, 'loc_downtown');
     assert.equal(landed.points, 72);
-    // The seed's schedule, on the fake clock.
-    const seed = [60, 120, 240, 300, 300, 300, 300, 300, 300, 300, 180].map((s) => s * 1000);
     // The first poll's answer, back before the delay had passed since the purchase was sent, was
     // provably asked before it landed (a slow machine may let the delay pass first).
     const first = events.find((e) => e.type === 'not-found' || e.type === 'found');
     if (first.at - sent < DELAY_SECONDS * 1000) assert.equal(first.type, 'not-found', 'found before it landed');
-    assert.deepEqual(fake.state.waits, seed.slice(0, fake.state.waits.length));
+    // The seed's schedule, on the fake clock.
+    assert.deepEqual(fake.state.waits, SEED_WAITS.slice(0, fake.state.waits.length));
     assert.deepEqual(events.filter((e) => e.type !== 'waiting' && e.type !== 'polling').map((e) => e.type),
       [...Array(fake.state.waits.length - 1).fill('not-found'), 'found']);
     // It shows in GET /purchases and the points accrued.
